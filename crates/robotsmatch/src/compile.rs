@@ -1,0 +1,591 @@
+//! Compilation of one crawler's rules into one automaton, and the one-pass decision over it.
+//!
+//! Every rule becomes an anchored pattern over bytes: `*` is any sequence of bytes, a final `$`
+//! is the end of input, and otherwise the pattern matches a prefix of the path. All patterns
+//! build ONE regex-automata automaton with `MatchKind::All`, so a single walk over the path
+//! reports every rule that matches a prefix of it. Each pattern id maps to a precomputed
+//! 64-bit key `(priority << 32) | (u32::MAX - rule index)` and the walk keeps the maximum key
+//! per kind: the longest Allow and the longest Disallow, the first in file order among equals.
+//! Under the first-match profile the priority part is zero, so the maximum is the first rule in
+//! file order.
+//!
+//! Engines (see [`Engine`]):
+//! - a fully built dense DFA when the rules are cheap to determinise (few wildcards) and it fits
+//!   a small size budget: no per-thread state at all;
+//! - otherwise the lazy DFA (`regex_automata::hybrid`), whose states are built on demand into a
+//!   per-thread cache. Real files defeat a fully built DFA: several `*` per rule multiply states.
+//! - If the lazy DFA gives up on an input (its cache thrashes), that input is decided by the
+//!   reference matcher; if the automaton cannot be built within its size limit at all, every
+//!   input is. Either way the answer is right and [`Engine::Reference`] says so.
+
+use regex_automata::{
+    dfa::{dense, Automaton, StartKind},
+    hybrid,
+    nfa::thompson::{self, WhichCaptures, NFA},
+    util::{primitives::StateID, start, syntax::Config as SyntaxConfig},
+    Anchored, MatchKind,
+};
+use regex_syntax::hir::{Dot, Hir, Look, Repetition};
+
+use crate::canon::canonicalize;
+use crate::parse::{Rule, RuleKind};
+use crate::profile::{Precedence, Profile};
+
+/// Which engine decided, or will decide, a URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// No pattern needs an automaton (no rules, or only rules that match every path).
+    Trivial,
+    /// A fully built dense DFA.
+    Dense,
+    /// The lazy DFA (states built on demand into a per-thread cache).
+    Lazy,
+    /// The reference matcher (the lazy DFA gave up on this URL, or could not be built).
+    Reference,
+}
+
+impl Engine {
+    /// A short lower-case name: `trivial`, `dense`, `lazy`, `reference`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::Trivial => "trivial",
+            Engine::Dense => "dense",
+            Engine::Lazy => "lazy",
+            Engine::Reference => "reference",
+        }
+    }
+}
+
+/// Which engine the builder should use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum EngineChoice {
+    /// A dense DFA when it builds within the dense budget, else the lazy DFA.
+    #[default]
+    Auto,
+    /// Always the lazy DFA.
+    Lazy,
+    /// A dense DFA when it builds within the dense budget (whatever the wildcard count), else
+    /// the lazy DFA.
+    Dense,
+    /// Only the reference matcher (for testing and comparison).
+    Reference,
+}
+
+/// Limits and choices for compilation. See the `MatcherBuilder` methods that set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CompileConfig {
+    pub(crate) engine: EngineChoice,
+    pub(crate) nfa_size_limit: usize,
+    pub(crate) dense_size_limit: usize,
+    pub(crate) dense_max_wildcards: usize,
+    pub(crate) cache_capacity: usize,
+}
+
+impl Default for CompileConfig {
+    fn default() -> CompileConfig {
+        CompileConfig {
+            engine: EngineChoice::Auto,
+            nfa_size_limit: 32 << 20,
+            dense_size_limit: 1 << 20,
+            dense_max_wildcards: 4,
+            cache_capacity: 2 << 20,
+        }
+    }
+}
+
+/// Kind index into the per-kind maxima.
+const ALLOW: usize = 0;
+const DISALLOW: usize = 1;
+
+fn kind_index(kind: RuleKind) -> usize {
+    match kind {
+        RuleKind::Allow => ALLOW,
+        RuleKind::Disallow => DISALLOW,
+    }
+}
+
+/// The packed key of a match: higher is better within a kind.
+#[inline]
+fn key(priority: usize, rule: usize, precedence: Precedence) -> u64 {
+    let p = match precedence {
+        Precedence::LongestMatch => priority.min(u32::MAX as usize) as u64,
+        Precedence::FirstMatch => 0,
+    };
+    (p << 32) | u64::from(u32::MAX - rule as u32)
+}
+
+/// The priority part of a key.
+#[inline]
+pub(crate) fn key_priority(key: u64) -> u64 {
+    key >> 32
+}
+
+/// The rule index of a (non-zero) key.
+#[inline]
+pub(crate) fn key_rule(key: u64) -> usize {
+    (u32::MAX - key as u32) as usize
+}
+
+/// One simplified pattern ready for the automaton.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Simple {
+    /// Literal pieces between wildcards (the first may be empty if the pattern starts with `*`).
+    pieces: Vec<Vec<u8>>,
+    /// Ends with `$`: must match the whole path.
+    anchored: bool,
+}
+
+impl Simple {
+    fn wildcards(&self) -> usize {
+        self.pieces.len() - 1
+    }
+
+    fn to_hir(&self) -> Hir {
+        let any = Hir::repetition(Repetition {
+            min: 0,
+            max: None,
+            greedy: true,
+            sub: Box::new(Hir::dot(Dot::AnyByte)),
+        });
+        let mut parts = Vec::with_capacity(self.pieces.len() * 2 + 1);
+        for (i, piece) in self.pieces.iter().enumerate() {
+            if i > 0 {
+                parts.push(any.clone());
+            }
+            if !piece.is_empty() {
+                parts.push(Hir::literal(piece.clone()));
+            }
+        }
+        if self.anchored {
+            parts.push(Hir::look(Look::End));
+        }
+        Hir::concat(parts)
+    }
+}
+
+/// What a canonical pattern simplifies to.
+enum Simplified {
+    /// Matches nothing (empty pattern; or `$` alone: paths are never empty).
+    Never,
+    /// Matches every path (`*`, `*$`, ...).
+    Always,
+    /// Needs the automaton.
+    Pattern(Simple),
+}
+
+/// Simplifies a canonical pattern: `**` is `*`; a trailing `*` on an unanchored pattern is
+/// dropped; `*$` at the end is the same as no anchor. Without wildcards, `*` and `$` are
+/// literal.
+fn simplify(canonical: &[u8], profile: &Profile) -> Simplified {
+    if canonical.is_empty() {
+        return Simplified::Never;
+    }
+    let (mut body, mut anchored) = match canonical.split_last() {
+        Some((b'$', rest)) if profile.end_anchor => (rest, true),
+        _ => (canonical, false),
+    };
+    if !profile.wildcards {
+        return if body.is_empty() {
+            Simplified::Never
+        } else {
+            Simplified::Pattern(Simple {
+                pieces: vec![body.to_vec()],
+                anchored,
+            })
+        };
+    }
+    // A trailing `*` matches any rest, so it adds nothing to a prefix match, and `*$` is
+    // equally satisfied by any rest.
+    while let Some((b'*', rest)) = body.split_last() {
+        body = rest;
+        anchored = false;
+    }
+    if body.is_empty() {
+        return if anchored {
+            Simplified::Never
+        } else {
+            Simplified::Always
+        };
+    }
+    let pieces: Vec<Vec<u8>> = body
+        .split(|&b| b == b'*')
+        .enumerate()
+        .filter(|(i, p)| *i == 0 || !p.is_empty())
+        .map(|(_, p)| p.to_vec())
+        .collect();
+    Simplified::Pattern(Simple { pieces, anchored })
+}
+
+/// The compiled form of one crawler's rules.
+#[derive(Debug)]
+pub(crate) struct Compiled {
+    /// Per pattern id: the key and the kind index.
+    entries: Vec<(u64, u8)>,
+    /// Per kind: the best key among rules that match every path (0 = none).
+    always: [u64; 2],
+    automaton: Automaton_,
+    precedence: Precedence,
+    pattern_count: usize,
+    wildcard_count: usize,
+}
+
+/// The automaton behind [`Compiled`].
+#[derive(Debug)]
+enum Automaton_ {
+    None,
+    Dense {
+        dfa: dense::DFA<Vec<u32>>,
+        start: StateID,
+    },
+    Lazy {
+        dfa: hybrid::dfa::DFA,
+        nfa_memory: usize,
+    },
+    /// The automaton could not be built within its limits.
+    Failed,
+}
+
+/// Why the lazy DFA could not finish (the caller falls back to the reference matcher).
+#[derive(Debug)]
+pub(crate) struct GaveUp;
+
+impl Compiled {
+    /// Compiles `rules` (one crawler's, in file order) for `profile`.
+    pub(crate) fn new(rules: &[Rule], profile: &Profile, config: &CompileConfig) -> Compiled {
+        let mut always = [0u64; 2];
+        // Deduplicated patterns: identical compiled patterns of the same kind keep the best key.
+        let mut index: std::collections::HashMap<(u8, Simple), usize> =
+            std::collections::HashMap::new();
+        let mut simples: Vec<Simple> = Vec::new();
+        let mut entries: Vec<(u64, u8)> = Vec::new();
+        let mut add = |kind: usize, simplified: Simplified, k: u64| match simplified {
+            Simplified::Never => {}
+            Simplified::Always => always[kind] = always[kind].max(k),
+            Simplified::Pattern(s) => {
+                let slot = (kind as u8, s);
+                match index.get(&slot) {
+                    Some(&id) => entries[id].0 = entries[id].0.max(k),
+                    None => {
+                        index.insert(slot.clone(), entries.len());
+                        simples.push(slot.1);
+                        entries.push((k, kind as u8));
+                    }
+                }
+            }
+        };
+        for (i, rule) in rules.iter().enumerate() {
+            let canonical = canonicalize(rule.pattern());
+            let kind = kind_index(rule.kind());
+            let priority = canonical.len();
+            add(
+                kind,
+                simplify(&canonical, profile),
+                key(priority, i, profile.precedence),
+            );
+            if profile.index_html && rule.kind() == RuleKind::Allow {
+                if let Some(slash) = canonical.iter().rposition(|&b| b == b'/') {
+                    if canonical[slash..].starts_with(b"/index.htm") {
+                        let mut derived = canonical[..=slash].to_vec();
+                        derived.push(b'$');
+                        let s = simplify(&derived, &Profile::GOOGLE);
+                        add(kind, s, key(derived.len(), i, profile.precedence));
+                    }
+                }
+            }
+        }
+        let wildcard_count = simples.iter().filter(|s| s.wildcards() > 0).count();
+        let automaton = if simples.is_empty() {
+            Automaton_::None
+        } else if config.engine == EngineChoice::Reference {
+            Automaton_::Failed
+        } else {
+            build(&simples, config, wildcard_count)
+        };
+        Compiled {
+            entries,
+            always,
+            automaton,
+            precedence: profile.precedence,
+            pattern_count: simples.len(),
+            wildcard_count,
+        }
+    }
+
+    /// The engine used for inputs on which nothing gives up.
+    pub(crate) fn engine(&self) -> Engine {
+        match self.automaton {
+            Automaton_::None => Engine::Trivial,
+            Automaton_::Dense { .. } => Engine::Dense,
+            Automaton_::Lazy { .. } => Engine::Lazy,
+            Automaton_::Failed => Engine::Reference,
+        }
+    }
+
+    /// Heap memory of the automaton and tables (not of per-thread lazy DFA caches).
+    pub(crate) fn memory_usage(&self) -> usize {
+        let tables = self.entries.len() * std::mem::size_of::<(u64, u8)>();
+        tables
+            + match &self.automaton {
+                Automaton_::Dense { dfa, .. } => dfa.memory_usage(),
+                Automaton_::Lazy { dfa, nfa_memory } => dfa.memory_usage() + nfa_memory,
+                _ => 0,
+            }
+    }
+
+    /// The number of distinct patterns in the automaton, and how many have a wildcard.
+    pub(crate) fn pattern_counts(&self) -> (usize, usize) {
+        (self.pattern_count, self.wildcard_count)
+    }
+
+    /// True when deciding needs a lazy DFA cache.
+    #[inline]
+    pub(crate) fn needs_cache(&self) -> bool {
+        matches!(self.automaton, Automaton_::Lazy { .. })
+    }
+
+    /// A function that makes lazy DFA caches (returning `None` when no cache is needed), for
+    /// a pool shared between threads.
+    pub(crate) fn cache_maker(
+        &self,
+    ) -> Box<
+        dyn Fn() -> Option<hybrid::dfa::Cache>
+            + Send
+            + Sync
+            + std::panic::RefUnwindSafe
+            + std::panic::UnwindSafe,
+    > {
+        match &self.automaton {
+            Automaton_::Lazy { dfa, .. } => {
+                let dfa = dfa.clone();
+                Box::new(move || Some(dfa.create_cache()))
+            }
+            _ => Box::new(|| None),
+        }
+    }
+
+    /// Creates a lazy DFA cache, if the engine needs one.
+    pub(crate) fn create_cache(&self) -> Option<hybrid::dfa::Cache> {
+        match &self.automaton {
+            Automaton_::Lazy { dfa, .. } => Some(dfa.create_cache()),
+            _ => None,
+        }
+    }
+
+    /// Walks `path` once and returns the best key per kind (0 = no match of that kind).
+    /// `cache` must come from [`Compiled::create_cache`] of this value when the engine is lazy.
+    #[inline]
+    pub(crate) fn fold(
+        &self,
+        path: &[u8],
+        cache: Option<&mut hybrid::dfa::Cache>,
+    ) -> Result<[u64; 2], GaveUp> {
+        let mut best = self.always;
+        match &self.automaton {
+            Automaton_::None => {}
+            Automaton_::Dense { dfa, start } => self.walk_dense(dfa, *start, path, &mut best),
+            Automaton_::Lazy { dfa, .. } => {
+                let cache = cache.expect("lazy engine needs a cache");
+                self.walk_lazy(dfa, cache, path, &mut best)
+                    .map_err(|_| GaveUp)?;
+            }
+            Automaton_::Failed => return Err(GaveUp),
+        }
+        Ok(best)
+    }
+
+    /// Decides from the per-kind maxima: `(allowed, deciding rule index)`.
+    #[inline]
+    pub(crate) fn verdict(&self, best: [u64; 2]) -> (bool, Option<usize>) {
+        let [a, d] = best;
+        if d == 0 {
+            return (true, (a != 0).then(|| key_rule(a)));
+        }
+        let allow_wins = a != 0
+            && match self.precedence {
+                Precedence::LongestMatch => key_priority(a) >= key_priority(d),
+                Precedence::FirstMatch => a > d,
+            };
+        if allow_wins {
+            (true, Some(key_rule(a)))
+        } else {
+            (false, Some(key_rule(d)))
+        }
+    }
+
+    #[inline]
+    fn fold_pattern(&self, pid: usize, best: &mut [u64; 2]) {
+        let (k, kind) = self.entries[pid];
+        let slot = &mut best[kind as usize];
+        if k > *slot {
+            *slot = k;
+        }
+    }
+
+    #[inline]
+    fn walk_dense(
+        &self,
+        dfa: &dense::DFA<Vec<u32>>,
+        start: StateID,
+        path: &[u8],
+        best: &mut [u64; 2],
+    ) {
+        let mut sid = start;
+        for &b in path {
+            sid = dfa.next_state(sid, b);
+            if dfa.is_special_state(sid) {
+                if dfa.is_match_state(sid) {
+                    for i in 0..dfa.match_len(sid) {
+                        self.fold_pattern(dfa.match_pattern(sid, i).as_usize(), best);
+                    }
+                } else if dfa.is_dead_state(sid) {
+                    return;
+                }
+            }
+        }
+        sid = dfa.next_eoi_state(sid);
+        if dfa.is_match_state(sid) {
+            for i in 0..dfa.match_len(sid) {
+                self.fold_pattern(dfa.match_pattern(sid, i).as_usize(), best);
+            }
+        }
+    }
+
+    #[inline]
+    fn walk_lazy(
+        &self,
+        dfa: &hybrid::dfa::DFA,
+        cache: &mut hybrid::dfa::Cache,
+        path: &[u8],
+        best: &mut [u64; 2],
+    ) -> Result<(), ()> {
+        let config = start::Config::new().anchored(Anchored::Yes);
+        cache.search_start(0);
+        let mut sid = dfa.start_state(cache, &config).map_err(|_| ())?;
+        for (at, &b) in path.iter().enumerate() {
+            sid = dfa.next_state(cache, sid, b).map_err(|_| ())?;
+            if sid.is_tagged() {
+                if sid.is_match() {
+                    for i in 0..dfa.match_len(cache, sid) {
+                        self.fold_pattern(dfa.match_pattern(cache, sid, i).as_usize(), best);
+                    }
+                } else if sid.is_dead() {
+                    cache.search_finish(at);
+                    return Ok(());
+                } else if sid.is_quit() {
+                    return Err(());
+                }
+            }
+        }
+        sid = dfa.next_eoi_state(cache, sid).map_err(|_| ())?;
+        if sid.is_match() {
+            for i in 0..dfa.match_len(cache, sid) {
+                self.fold_pattern(dfa.match_pattern(cache, sid, i).as_usize(), best);
+            }
+        }
+        cache.search_finish(path.len());
+        Ok(())
+    }
+}
+
+/// Builds the automaton for `simples`, choosing the engine by `config`.
+fn build(simples: &[Simple], config: &CompileConfig, wildcard_count: usize) -> Automaton_ {
+    let hirs: Vec<Hir> = simples.iter().map(Simple::to_hir).collect();
+    let nfa = match thompson::Compiler::new()
+        .syntax(SyntaxConfig::new().unicode(false).utf8(false))
+        .configure(
+            thompson::Config::new()
+                .utf8(false)
+                .which_captures(WhichCaptures::None)
+                .nfa_size_limit(Some(config.nfa_size_limit)),
+        )
+        .build_many_from_hir(&hirs)
+    {
+        Ok(nfa) => nfa,
+        Err(_) => return Automaton_::Failed,
+    };
+    let try_dense = match config.engine {
+        EngineChoice::Auto => wildcard_count <= config.dense_max_wildcards,
+        EngineChoice::Dense => true,
+        _ => false,
+    };
+    if try_dense {
+        if let Some(a) = build_dense(&nfa, config) {
+            return a;
+        }
+    }
+    build_lazy(nfa, config)
+}
+
+fn build_dense(nfa: &NFA, config: &CompileConfig) -> Option<Automaton_> {
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .match_kind(MatchKind::All)
+                .start_kind(StartKind::Anchored)
+                .accelerate(false)
+                .minimize(false)
+                .dfa_size_limit(Some(config.dense_size_limit))
+                .determinize_size_limit(Some(config.dense_size_limit * 2)),
+        )
+        .build_from_nfa(nfa)
+        .ok()?;
+    let start = dfa
+        .start_state(&start::Config::new().anchored(Anchored::Yes))
+        .ok()?;
+    Some(Automaton_::Dense { dfa, start })
+}
+
+fn build_lazy(nfa: NFA, config: &CompileConfig) -> Automaton_ {
+    let nfa_memory = nfa.memory_usage();
+    let base = hybrid::dfa::Config::new()
+        .match_kind(MatchKind::All)
+        .starts_for_each_pattern(false)
+        .minimum_cache_clear_count(Some(3))
+        .minimum_bytes_per_state(Some(10));
+    // The cache must hold at least a few states of this NFA; grow it if the configured
+    // capacity is below that minimum rather than fail.
+    let capacity = match base.get_minimum_cache_capacity(&nfa) {
+        Ok(min) => config.cache_capacity.max(min),
+        Err(_) => config.cache_capacity,
+    };
+    match hybrid::dfa::Builder::new()
+        .configure(base.cache_capacity(capacity))
+        .build_from_nfa(nfa)
+    {
+        Ok(dfa) => Automaton_::Lazy { dfa, nfa_memory },
+        Err(_) => Automaton_::Failed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(p: &str) -> Option<(Vec<String>, bool)> {
+        match simplify(p.as_bytes(), &Profile::GOOGLE) {
+            Simplified::Pattern(s) => Some((
+                s.pieces
+                    .iter()
+                    .map(|p| String::from_utf8(p.clone()).unwrap())
+                    .collect(),
+                s.anchored,
+            )),
+            Simplified::Always => Some((vec!["ALWAYS".into()], false)),
+            Simplified::Never => None,
+        }
+    }
+
+    #[test]
+    fn simplification() {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(pieces("/fish*"), Some((v(&["/fish"]), false)));
+        assert_eq!(pieces("/a**b"), Some((v(&["/a", "b"]), false)));
+        assert_eq!(pieces("*/a"), Some((v(&["", "/a"]), false)));
+        assert_eq!(pieces("/*.php$"), Some((v(&["/", ".php"]), true)));
+        assert_eq!(pieces("/a*$"), Some((v(&["/a"]), false)));
+        assert_eq!(pieces("/a$b"), Some((v(&["/a$b"]), false)));
+        assert_eq!(pieces("*"), Some((v(&["ALWAYS"]), false)));
+        assert_eq!(pieces("$"), None);
+        assert_eq!(pieces(""), None);
+    }
+}

@@ -1,0 +1,62 @@
+//! Google-compatible robots.txt matching (RFC 9309): parse once, compile each crawler's rules
+//! into one automaton, decide every URL in one pass.
+//!
+//! # Overview
+//!
+//! ```
+//! use robotsmatch::{Matcher, Robots};
+//!
+//! let robots = Robots::parse(b"User-agent: *\nDisallow: /cart\nAllow: /cart/help$\n");
+//! let matcher = Matcher::new(&robots, "Googlebot");
+//! let decision = matcher.decide("https://shop.example/cart?item=1");
+//! assert!(!decision.is_allowed());
+//! let rule = decision.rule().ok_or("no rule")?;
+//! assert_eq!((rule.line(), rule.pattern()), (2, &b"/cart"[..]));
+//! # Ok::<(), &'static str>(())
+//! ```
+//!
+//! # Stages, one module each
+//!
+//! - [`parse`]: any bytes to [`Robots`] (groups, rules with line numbers, sitemaps, other
+//!   directives, warnings). Never fails.
+//! - [`agent`]: the product token of a crawler and the groups that apply to it.
+//! - [`canon`]: the canonical percent-encoding of patterns and paths; path extraction.
+//! - [`profile`]: the matching choices of `google` (default) and `legacy`.
+//! - `compile` (internal): one automaton per crawler, the one-pass decision.
+//! - [`Matcher`]: built once per (file, crawler, profile), decides many URLs.
+//! - [`reference`]: a naive matcher with the same semantics, for cross-checking.
+//!
+//! The semantics are those of `DESIGN.md` in the project repository; every deliberate
+//! difference from Google's C++ library is listed in the README.
+#![deny(missing_docs)]
+
+pub mod agent;
+pub mod canon;
+mod compile;
+mod matcher;
+pub mod parse;
+pub mod profile;
+pub mod reference;
+
+pub use agent::{Agent, Selection, SelectionKind};
+pub use compile::{Engine, EngineChoice};
+pub use matcher::{Cache, Decision, Explanation, Matcher, MatcherBuilder};
+pub use parse::{ParseConfig, Robots, Rule, RuleKind, Warning, WarningKind};
+pub use profile::{Precedence, Profile};
+
+#[cfg(test)]
+mod testoibits {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+    fn assert_unwind_safe<T: std::panic::UnwindSafe + std::panic::RefUnwindSafe>() {}
+
+    #[test]
+    fn public_types_are_send_sync() {
+        assert_send_sync::<Matcher>();
+        assert_send_sync::<Robots>();
+        assert_send_sync::<Cache>();
+        assert_send_sync::<Decision<'static>>();
+        assert_unwind_safe::<Robots>();
+    }
+}

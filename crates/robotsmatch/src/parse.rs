@@ -1,0 +1,853 @@
+//! Parsing: any bytes to groups, rules, sitemaps, other directives and warnings.
+//!
+//! Parsing never fails. It follows Google's open-source robots.txt parser line for line where
+//! that parser defines behaviour (line endings, byte-order marks, key spellings, a missing
+//! colon, comments, the maximum line length) and records everything a crawler ignores as a
+//! [`Warning`] with its line number, so that `lint` can explain it.
+//!
+//! The grouping rule is RFC 9309's: one or more consecutive `user-agent` lines followed by
+//! rules form a group; a `user-agent` line after a rule starts the next group; `sitemap` and
+//! unknown lines neither end a group nor start one; rules before the first `user-agent` belong
+//! to no group and are ignored.
+#![forbid(unsafe_code)]
+
+use std::fmt;
+
+/// Limits applied while parsing. The defaults are those of Google's crawler and library.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseConfig {
+    max_bytes: usize,
+    max_line_len: usize,
+}
+
+impl ParseConfig {
+    /// Google's crawler reads the first 500 KiB of a robots.txt file.
+    pub const DEFAULT_MAX_BYTES: usize = 500 * 1024;
+    /// Google's library keeps the first 16,663 bytes of a line (`2083 * 8 - 1`).
+    pub const DEFAULT_MAX_LINE_LEN: usize = 2083 * 8 - 1;
+
+    /// The default limits: 500 KiB per file, 16,663 bytes per line.
+    pub fn new() -> ParseConfig {
+        ParseConfig {
+            max_bytes: Self::DEFAULT_MAX_BYTES,
+            max_line_len: Self::DEFAULT_MAX_LINE_LEN,
+        }
+    }
+
+    /// Sets how many bytes of a file are parsed. Bytes past the limit are ignored, and so is
+    /// a line that the limit cuts in two (a cut `Disallow: /private` must not become
+    /// `Disallow: /`). A [`WarningKind::FileTruncated`] records it.
+    pub fn max_bytes(mut self, bytes: usize) -> ParseConfig {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// Sets how many bytes of one line are kept; the rest of the line is ignored.
+    pub fn max_line_len(mut self, bytes: usize) -> ParseConfig {
+        self.max_line_len = bytes.max(1);
+        self
+    }
+
+    /// The maximum number of bytes parsed.
+    pub fn get_max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// The maximum number of bytes kept per line.
+    pub fn get_max_line_len(&self) -> usize {
+        self.max_line_len
+    }
+}
+
+impl Default for ParseConfig {
+    fn default() -> ParseConfig {
+        ParseConfig::new()
+    }
+}
+
+/// The kind of a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RuleKind {
+    /// `Allow:`
+    Allow,
+    /// `Disallow:`
+    Disallow,
+}
+
+impl RuleKind {
+    /// `"allow"` or `"disallow"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "allow",
+            RuleKind::Disallow => "disallow",
+        }
+    }
+
+    /// `"Allow"` or `"Disallow"`, as the key is usually written.
+    pub fn key(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "Allow",
+            RuleKind::Disallow => "Disallow",
+        }
+    }
+}
+
+impl fmt::Display for RuleKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One `allow` or `disallow` line.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    kind: RuleKind,
+    pattern: Box<[u8]>,
+    line: u32,
+}
+
+impl Rule {
+    /// Makes a rule; `pattern` is the value as written in the file.
+    pub fn new(kind: RuleKind, pattern: &[u8], line: u32) -> Rule {
+        Rule {
+            kind,
+            pattern: pattern.into(),
+            line,
+        }
+    }
+
+    /// Allow or Disallow.
+    pub fn kind(&self) -> RuleKind {
+        self.kind
+    }
+
+    /// The pattern exactly as written (white space and comment removed).
+    pub fn pattern(&self) -> &[u8] {
+        &self.pattern
+    }
+
+    /// The pattern as text; bytes that are not UTF-8 show as U+FFFD.
+    pub fn pattern_lossy(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.pattern)
+    }
+
+    /// The 1-based line number in the file.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+}
+
+impl fmt::Display for Rule {
+    /// Formats as `Allow: pattern` or `Disallow: pattern`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.key(), self.pattern_lossy())
+    }
+}
+
+/// One `user-agent` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserAgent {
+    value: String,
+    token: String,
+    wildcard: bool,
+    line: u32,
+}
+
+impl UserAgent {
+    /// The value as written (non-UTF-8 bytes shown as U+FFFD).
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// The product token that is compared with the crawler's: the leading run of letters,
+    /// `-` and `_` (`Googlebot/2.1` gives `Googlebot`). Empty for `*` and for values that do
+    /// not start with a token character.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// True for `*` (alone, or followed by white space).
+    pub fn is_wildcard(&self) -> bool {
+        self.wildcard
+    }
+
+    /// The 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+}
+
+/// A group: consecutive `user-agent` lines and the rules that follow them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Group {
+    agents: Vec<UserAgent>,
+    rules: Vec<Rule>,
+}
+
+impl Group {
+    /// The group's `user-agent` lines.
+    pub fn agents(&self) -> &[UserAgent] {
+        &self.agents
+    }
+
+    /// The group's rules, in file order.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// True when one of the group's agents is `*`.
+    pub fn is_wildcard(&self) -> bool {
+        self.agents.iter().any(|a| a.wildcard)
+    }
+
+    /// True when one of the group's agent tokens equals `token`, ignoring ASCII case.
+    pub fn names(&self, token: &str) -> bool {
+        !token.is_empty()
+            && self
+                .agents
+                .iter()
+                .any(|a| !a.wildcard && a.token.eq_ignore_ascii_case(token))
+    }
+}
+
+/// A `sitemap` line. Sitemaps belong to the file, not to a group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sitemap {
+    url: String,
+    line: u32,
+}
+
+impl Sitemap {
+    /// The URL as written.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+}
+
+/// What kind of directive a [`Directive`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DirectiveKind {
+    /// `crawl-delay` (ignored by Google; honoured by some other crawlers).
+    CrawlDelay,
+    /// `host` (a Yandex extension; ignored by Google).
+    Host,
+    /// `request-rate` (an old extension).
+    RequestRate,
+    /// `noindex` in robots.txt (never supported by Google; ignored since 2019).
+    Noindex,
+    /// Any other key.
+    Unknown,
+}
+
+/// A line with a key other than `user-agent`, `allow`, `disallow` or `sitemap`, kept as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Directive {
+    kind: DirectiveKind,
+    key: String,
+    value: String,
+    line: u32,
+    group: Option<usize>,
+}
+
+impl Directive {
+    /// What the key was recognised as.
+    pub fn kind(&self) -> DirectiveKind {
+        self.kind
+    }
+
+    /// The key as written.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The value as written.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// The 1-based line number.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// The index (into [`Robots::groups`]) of the group the line appeared in, if any.
+    pub fn group(&self) -> Option<usize> {
+        self.group
+    }
+}
+
+/// Something in the file that a crawler ignores or reads differently from how it looks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    line: u32,
+    kind: WarningKind,
+}
+
+impl Warning {
+    /// The 1-based line number the warning is about.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &WarningKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+/// The things the parser reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// An `allow` or `disallow` line before any `user-agent` line: it belongs to no group.
+    RuleOutsideGroup,
+    /// No `:` after the key; the line was read as `key value` (Google accepts this when the
+    /// line is exactly two words).
+    MissingColon,
+    /// A line that is neither blank, a comment, nor `key: value`: it is ignored.
+    Unparsable,
+    /// A key that Google accepts as a spelling of a known key (`disalow`, `useragent`...).
+    MisspelledKey {
+        /// The key as written.
+        written: String,
+        /// The key it is read as.
+        read_as: &'static str,
+    },
+    /// A key no crawler of the default profile uses.
+    UnknownKey {
+        /// The key as written.
+        key: String,
+    },
+    /// A line longer than the maximum; the rest of it is ignored.
+    LineTruncated {
+        /// The line's length in bytes.
+        len: usize,
+        /// The number of bytes kept.
+        kept: usize,
+    },
+    /// A NUL byte: Google's parser ends the line there.
+    NulByte,
+    /// The file is longer than the parse limit; this line and all after it are ignored.
+    FileTruncated {
+        /// The limit in bytes.
+        limit: usize,
+        /// The file's size in bytes.
+        size: usize,
+    },
+    /// A `user-agent` value that has no product token (for example `*bot` or `/bot`): it
+    /// matches no crawler.
+    NoProductToken {
+        /// The value as written.
+        value: String,
+    },
+}
+
+impl fmt::Display for WarningKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WarningKind::RuleOutsideGroup => {
+                f.write_str("rule before any user-agent line: it applies to no crawler")
+            }
+            WarningKind::MissingColon => {
+                f.write_str("missing ':' after the key; read as 'key value'")
+            }
+            WarningKind::Unparsable => f.write_str("not a 'key: value' line; ignored"),
+            WarningKind::MisspelledKey { written, read_as } => {
+                write!(f, "key '{written}' is read as '{read_as}'")
+            }
+            WarningKind::UnknownKey { key } => write!(f, "unknown key '{key}'; ignored"),
+            WarningKind::LineTruncated { len, kept } => {
+                write!(f, "line of {len} bytes; only the first {kept} are read")
+            }
+            WarningKind::NulByte => f.write_str("NUL byte: the rest of the line is ignored"),
+            WarningKind::FileTruncated { limit, size } => write!(
+                f,
+                "file of {size} bytes is over the {limit}-byte limit; this line and the rest are ignored"
+            ),
+            WarningKind::NoProductToken { value } => write!(
+                f,
+                "user-agent '{value}' has no product token (letters, '-', '_'); it matches no crawler"
+            ),
+        }
+    }
+}
+
+/// A parsed robots.txt file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Robots {
+    groups: Vec<Group>,
+    sitemaps: Vec<Sitemap>,
+    directives: Vec<Directive>,
+    warnings: Vec<Warning>,
+    lines: u32,
+    size: usize,
+    parsed: usize,
+}
+
+impl Robots {
+    /// Parses `body` with the default [`ParseConfig`]. Never fails.
+    ///
+    /// ```
+    /// let robots = robotsmatch::Robots::parse(b"User-agent: *\nDisallow: /private\n");
+    /// assert_eq!(robots.groups().len(), 1);
+    /// assert_eq!(robots.groups()[0].rules()[0].line(), 2);
+    /// ```
+    pub fn parse(body: &[u8]) -> Robots {
+        Robots::parse_with(body, &ParseConfig::new())
+    }
+
+    /// Parses `body` with the given limits. Never fails.
+    pub fn parse_with(body: &[u8], config: &ParseConfig) -> Robots {
+        Parser::new(config).run(body)
+    }
+
+    /// The groups, in file order.
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// The sitemap lines.
+    pub fn sitemaps(&self) -> &[Sitemap] {
+        &self.sitemaps
+    }
+
+    /// Other directives (`crawl-delay`, `host`, unknown keys...), in file order.
+    pub fn directives(&self) -> &[Directive] {
+        &self.directives
+    }
+
+    /// What the parser ignored or read differently, in line order.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// The number of lines parsed.
+    pub fn line_count(&self) -> u32 {
+        self.lines
+    }
+
+    /// The size of the whole input in bytes.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// How many bytes were parsed (less than [`Robots::size`] when the file was over the limit).
+    pub fn parsed_size(&self) -> usize {
+        self.parsed
+    }
+
+    /// The total number of rules in all groups.
+    pub fn rule_count(&self) -> usize {
+        self.groups.iter().map(|g| g.rules.len()).sum()
+    }
+}
+
+/// How a key was recognised.
+enum Key<'a> {
+    UserAgent,
+    Rule(RuleKind),
+    Sitemap,
+    Other(DirectiveKind, &'a [u8]),
+}
+
+/// Recognises a key as Google does: a case-insensitive prefix match against the known names
+/// and the misspellings Google tolerates. Returns the key and its canonical spelling.
+fn classify_key(key: &[u8]) -> (Key<'_>, &'static str) {
+    const SPELLINGS: &[(&str, &str)] = &[
+        ("user-agent", "user-agent"),
+        ("useragent", "user-agent"),
+        ("user agent", "user-agent"),
+        ("allow", "allow"),
+        ("disallow", "disallow"),
+        ("dissallow", "disallow"),
+        ("dissalow", "disallow"),
+        ("disalow", "disallow"),
+        ("diasllow", "disallow"),
+        ("disallaw", "disallow"),
+        ("sitemap", "sitemap"),
+        ("site-map", "sitemap"),
+    ];
+    for &(spelling, canonical) in SPELLINGS {
+        if starts_with_ignore_case(key, spelling.as_bytes()) {
+            let k = match canonical {
+                "user-agent" => Key::UserAgent,
+                "allow" => Key::Rule(RuleKind::Allow),
+                "disallow" => Key::Rule(RuleKind::Disallow),
+                _ => Key::Sitemap,
+            };
+            return (k, canonical);
+        }
+    }
+    let kind = if key.eq_ignore_ascii_case(b"crawl-delay") {
+        DirectiveKind::CrawlDelay
+    } else if key.eq_ignore_ascii_case(b"host") {
+        DirectiveKind::Host
+    } else if key.eq_ignore_ascii_case(b"request-rate") {
+        DirectiveKind::RequestRate
+    } else if key.eq_ignore_ascii_case(b"noindex") {
+        DirectiveKind::Noindex
+    } else {
+        DirectiveKind::Unknown
+    };
+    (Key::Other(kind, key), "")
+}
+
+fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
+    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// White space as C's `isspace` (and absl's `ascii_isspace`) define it.
+#[inline]
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+fn trim(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if is_space(*first) {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = s {
+        if is_space(*last) {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// The product token at the start of a `user-agent` value: letters, `-` and `_`.
+pub(crate) fn leading_token(value: &[u8]) -> &[u8] {
+    let end = value
+        .iter()
+        .position(|&b| !(b.is_ascii_alphabetic() || b == b'-' || b == b'_'))
+        .unwrap_or(value.len());
+    &value[..end]
+}
+
+/// Splits a line into key and value as Google's `GetKeyAndValueFrom` does. `Err(())` means the
+/// line is not a key-value line; `Ok((key, value, had_colon))` otherwise.
+fn split_key_value(line: &[u8]) -> Result<(&[u8], &[u8], bool), ()> {
+    let (sep, had_colon) = match memchr::memchr(b':', line) {
+        Some(i) => (i, true),
+        None => {
+            // Google accepts white space instead of the colon when the line is exactly two
+            // words (the line has already been trimmed).
+            let i = line
+                .iter()
+                .position(|&b| b == b' ' || b == b'\t')
+                .ok_or(())?;
+            let rest = &line[i..];
+            let start = rest
+                .iter()
+                .position(|&b| b != b' ' && b != b'\t')
+                .unwrap_or(rest.len());
+            if rest[start..].iter().any(|&b| b == b' ' || b == b'\t') {
+                return Err(());
+            }
+            (i, false)
+        }
+    };
+    let key = trim(&line[..sep]);
+    if key.is_empty() {
+        return Err(());
+    }
+    Ok((key, trim(&line[sep + 1..]), had_colon))
+}
+
+/// The parser's state while it walks the lines.
+struct Parser<'c> {
+    config: &'c ParseConfig,
+    robots: Robots,
+    /// True after a rule line: the next `user-agent` line starts a new group.
+    after_rule: bool,
+}
+
+impl<'c> Parser<'c> {
+    fn new(config: &'c ParseConfig) -> Parser<'c> {
+        Parser {
+            config,
+            robots: Robots::default(),
+            after_rule: false,
+        }
+    }
+
+    fn run(mut self, body: &[u8]) -> Robots {
+        self.robots.size = body.len();
+        // A UTF-8 byte-order mark, or any prefix of one, is skipped (Google does the same).
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        let bom = body.iter().zip(BOM).take_while(|(a, b)| a == b).count();
+        let mut text = &body[bom..];
+        let mut truncated = false;
+        if body.len() > self.config.max_bytes {
+            // Parse whole lines only: drop the line the limit cuts in two.
+            let limit = self.config.max_bytes.saturating_sub(bom);
+            let head = &text[..limit.min(text.len())];
+            let end = memchr::memrchr2(b'\n', b'\r', head).map_or(0, |i| i + 1);
+            text = &text[..end];
+            truncated = true;
+        }
+        self.robots.parsed = bom + text.len();
+
+        let mut line_no: u32 = 0;
+        let mut pos = 0;
+        loop {
+            let end = memchr::memchr2(b'\n', b'\r', &text[pos..]).map_or(text.len(), |i| pos + i);
+            line_no += 1;
+            self.line(line_no, &text[pos..end]);
+            if end == text.len() {
+                break;
+            }
+            pos = end + 1;
+            if text[end] == b'\r' && text.get(pos) == Some(&b'\n') {
+                pos += 1;
+            }
+            if pos == text.len() {
+                // A final line ending does not start another (empty) line worth reporting,
+                // but Google counts it; it is blank, so nothing is emitted for it.
+                break;
+            }
+        }
+        self.robots.lines = line_no;
+        if truncated {
+            self.warn(
+                line_no + 1,
+                WarningKind::FileTruncated {
+                    limit: self.config.max_bytes,
+                    size: body.len(),
+                },
+            );
+        }
+        self.robots
+    }
+
+    fn warn(&mut self, line: u32, kind: WarningKind) {
+        self.robots.warnings.push(Warning { line, kind });
+    }
+
+    fn line(&mut self, n: u32, mut line: &[u8]) {
+        if line.len() > self.config.max_line_len {
+            self.warn(
+                n,
+                WarningKind::LineTruncated {
+                    len: line.len(),
+                    kept: self.config.max_line_len,
+                },
+            );
+            line = &line[..self.config.max_line_len];
+        }
+        if let Some(nul) = memchr::memchr(0, line) {
+            self.warn(n, WarningKind::NulByte);
+            line = &line[..nul];
+        }
+        if let Some(hash) = memchr::memchr(b'#', line) {
+            line = &line[..hash];
+        }
+        let line = trim(line);
+        if line.is_empty() {
+            return;
+        }
+        let Ok((key, value, had_colon)) = split_key_value(line) else {
+            self.warn(n, WarningKind::Unparsable);
+            return;
+        };
+        if !had_colon {
+            self.warn(n, WarningKind::MissingColon);
+        }
+        let (kind, canonical) = classify_key(key);
+        if !canonical.is_empty() && !key.eq_ignore_ascii_case(canonical.as_bytes()) {
+            self.warn(
+                n,
+                WarningKind::MisspelledKey {
+                    written: lossy(key),
+                    read_as: canonical,
+                },
+            );
+        }
+        match kind {
+            Key::UserAgent => self.user_agent(n, value),
+            Key::Rule(kind) => self.rule(n, kind, value),
+            Key::Sitemap => self.robots.sitemaps.push(Sitemap {
+                url: lossy(value),
+                line: n,
+            }),
+            Key::Other(kind, key) => {
+                if kind == DirectiveKind::Unknown {
+                    self.warn(n, WarningKind::UnknownKey { key: lossy(key) });
+                }
+                let group = self.robots.groups.len().checked_sub(1);
+                self.robots.directives.push(Directive {
+                    kind,
+                    key: lossy(key),
+                    value: lossy(value),
+                    line: n,
+                    group,
+                });
+            }
+        }
+    }
+
+    fn user_agent(&mut self, n: u32, value: &[u8]) {
+        if self.robots.groups.is_empty() || self.after_rule {
+            self.robots.groups.push(Group::default());
+            self.after_rule = false;
+        }
+        // Google: '*' alone, or followed by white space, is the wildcard.
+        let wildcard = value.first() == Some(&b'*') && value.get(1).is_none_or(|&b| is_space(b));
+        let token = if wildcard {
+            &[][..]
+        } else {
+            leading_token(value)
+        };
+        if !wildcard && token.is_empty() {
+            self.warn(
+                n,
+                WarningKind::NoProductToken {
+                    value: lossy(value),
+                },
+            );
+        }
+        let agent = UserAgent {
+            value: lossy(value),
+            token: lossy(token),
+            wildcard,
+            line: n,
+        };
+        if let Some(group) = self.robots.groups.last_mut() {
+            group.agents.push(agent);
+        }
+    }
+
+    fn rule(&mut self, n: u32, kind: RuleKind, value: &[u8]) {
+        match self.robots.groups.last_mut() {
+            Some(group) => {
+                group.rules.push(Rule::new(kind, value, n));
+                self.after_rule = true;
+            }
+            None => self.warn(n, WarningKind::RuleOutsideGroup),
+        }
+    }
+}
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(r: &Robots) -> Vec<(u32, WarningKind)> {
+        r.warnings()
+            .iter()
+            .map(|w| (w.line, w.kind.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn groups_and_lines() {
+        let r = Robots::parse(
+            b"# hi\nUser-agent: a\nUser-agent: b\nDisallow: /x\nSitemap: http://s\nAllow: /y\n\
+              User-agent: c\nCrawl-delay: 5\nDisallow: /z\n",
+        );
+        assert_eq!(r.groups().len(), 2);
+        let g = &r.groups()[0];
+        assert_eq!(g.agents().len(), 2);
+        assert_eq!(g.rules().len(), 2);
+        assert_eq!(g.rules()[1].line(), 6);
+        assert_eq!(r.sitemaps()[0].line(), 5);
+        assert_eq!(r.directives()[0].kind(), DirectiveKind::CrawlDelay);
+        assert_eq!(r.directives()[0].group(), Some(1));
+        assert!(r.warnings().is_empty(), "{:?}", r.warnings());
+    }
+
+    #[test]
+    fn line_endings_and_bom() {
+        let r =
+            Robots::parse(b"\xEF\xBBUser-agent: *\r\nDisallow: /a\rDisallow: /b\n\nDisallow: /c");
+        let lines: Vec<u32> = r.groups()[0].rules().iter().map(|r| r.line()).collect();
+        assert_eq!(lines, vec![2, 3, 5]);
+    }
+
+    #[test]
+    fn spellings_and_colon() {
+        let r =
+            Robots::parse(b"useragent: *\ndisalow: /a\nDisallow /b\nDisallow /c /d\nfoo: bar\n");
+        let g = &r.groups()[0];
+        assert_eq!(g.rules().len(), 2);
+        assert_eq!(
+            kinds(&r),
+            vec![
+                (
+                    1,
+                    WarningKind::MisspelledKey {
+                        written: "useragent".into(),
+                        read_as: "user-agent"
+                    }
+                ),
+                (
+                    2,
+                    WarningKind::MisspelledKey {
+                        written: "disalow".into(),
+                        read_as: "disallow"
+                    }
+                ),
+                (3, WarningKind::MissingColon),
+                (4, WarningKind::Unparsable),
+                (5, WarningKind::UnknownKey { key: "foo".into() }),
+            ]
+        );
+    }
+
+    #[test]
+    fn rules_outside_groups_and_tokens() {
+        let r = Robots::parse(
+            b"Disallow: /a\nUser-agent: Googlebot/2.1\nUser-agent: * foo\nUser-agent: *bot\n",
+        );
+        assert_eq!(kinds(&r)[0], (1, WarningKind::RuleOutsideGroup));
+        let a = r.groups()[0].agents();
+        assert_eq!(a[0].token(), "Googlebot");
+        assert!(a[1].is_wildcard());
+        assert!(!a[2].is_wildcard());
+        assert_eq!(a[2].token(), "");
+    }
+
+    #[test]
+    fn limits() {
+        let mut body = b"User-agent: *\nDisallow: /".to_vec();
+        body.extend(std::iter::repeat_n(b'a', 100));
+        body.extend_from_slice(b"\nDisallow: /private\n");
+        let cfg = ParseConfig::new()
+            .max_line_len(50)
+            .max_bytes(body.len() - 5);
+        let r = Robots::parse_with(&body, &cfg);
+        let rules = r.groups()[0].rules();
+        assert_eq!(rules.len(), 1, "the cut line must be dropped");
+        assert_eq!(rules[0].pattern().len(), 50 - "Disallow: ".len());
+        assert!(matches!(
+            r.warnings().last().unwrap().kind(),
+            WarningKind::FileTruncated { .. }
+        ));
+    }
+
+    #[test]
+    fn nul_ends_line() {
+        let r = Robots::parse(b"User-agent: *\nDisallow: /a\0b\n");
+        assert_eq!(r.groups()[0].rules()[0].pattern(), b"/a");
+    }
+}
