@@ -1,0 +1,220 @@
+//! `robotsmatch check`: decide URLs against one robots.txt file and explain each decision.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use robotsmatch::{Matcher, MatcherBuilder, Precedence, Profile, Robots, Rule, SelectionKind};
+
+use crate::output::{self, rule_json, verdict, write_tsv};
+
+/// Arguments of `check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The robots.txt file.
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+    /// The crawler: a product token (Googlebot) or a full user-agent string.
+    #[arg(long, value_name = "AGENT")]
+    agent: String,
+    /// Matching profile: google (RFC 9309 as Google applies it) or legacy (first match).
+    #[arg(long, value_name = "P", default_value = "google")]
+    profile: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// URLs to decide: absolute (https://host/path?q) or bare paths (/path?q).
+    #[arg(value_name = "URL", required = true)]
+    urls: Vec<String>,
+}
+
+/// Output formats of `check`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// An explanation per URL, as a tester shows it.
+    Text,
+    /// verdict<TAB>line<TAB>rule<TAB>url per URL.
+    Tsv,
+    /// One JSON document with every decision.
+    Json,
+}
+
+/// Parses a `--profile` value.
+pub fn parse_profile(name: &str) -> anyhow::Result<Profile> {
+    match Profile::from_name(name.trim()) {
+        Some(p) => Ok(p),
+        None => bail!(
+            "unknown profile '{name}' (known: {})",
+            Profile::ALL
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Reads a robots.txt file, naming it in the error.
+pub fn read_robots(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read robots.txt file '{}'", path.display()))
+}
+
+/// Runs `check`; returns the exit code.
+pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
+    let profile = parse_profile(&args.profile)?;
+    let body = read_robots(&args.robots)?;
+    let robots = Robots::parse(&body);
+    let matcher = MatcherBuilder::new()
+        .profile(profile)
+        .build(&robots, args.agent.as_str());
+    let mut out = output::stdout();
+    match args.format {
+        Format::Tsv => {
+            for url in &args.urls {
+                write_tsv(&mut out, &matcher.decide(url), url.as_bytes())?;
+            }
+        }
+        Format::Text => {
+            for url in &args.urls {
+                write_text(&mut out, &robots, &matcher, &args.agent, url)?;
+            }
+        }
+        Format::Json => {
+            let results: Vec<serde_json::Value> = args
+                .urls
+                .iter()
+                .map(|url| {
+                    let e = matcher.explain(url);
+                    serde_json::json!({
+                        "url": url,
+                        "verdict": verdict(&e.decision),
+                        "path": String::from_utf8_lossy(&e.canonical_path),
+                        "rule": rule_json(e.decision.rule()),
+                        "runner_up": rule_json(e.runner_up),
+                        "engine": e.decision.engine().as_str(),
+                    })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "robots": args.robots.display().to_string(),
+                "agent": args.agent,
+                "token": matcher.agent().token(),
+                "profile": profile.name,
+                "group": group_json(&robots, &matcher),
+                "results": results,
+            });
+            serde_json::to_writer_pretty(&mut out, &doc)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+/// The chosen group as JSON: how it was chosen and its user-agent lines.
+fn group_json(robots: &Robots, m: &Matcher) -> serde_json::Value {
+    let (kind, token) = match m.selection().kind() {
+        SelectionKind::Named(t) => ("named", Some(t.as_str())),
+        SelectionKind::Wildcard => ("wildcard", None),
+        SelectionKind::None => ("none", None),
+    };
+    let agents: Vec<serde_json::Value> = m
+        .selection()
+        .groups()
+        .iter()
+        .flat_map(|&g| robots.groups()[g].agents())
+        .filter(|a| match m.selection().kind() {
+            SelectionKind::Named(t) => a.token().eq_ignore_ascii_case(t),
+            _ => a.is_wildcard(),
+        })
+        .map(|a| serde_json::json!({"value": a.value(), "line": a.line()}))
+        .collect();
+    serde_json::json!({"kind": kind, "token": token, "user_agents": agents, "rules": m.rules().len()})
+}
+
+/// Describes the chosen group in one line of text.
+fn describe_group(robots: &Robots, m: &Matcher) -> String {
+    let lines = |pred: &dyn Fn(&robotsmatch::parse::UserAgent) -> bool| -> Vec<String> {
+        m.selection()
+            .groups()
+            .iter()
+            .flat_map(|&g| robots.groups()[g].agents())
+            .filter(|a| pred(a))
+            .map(|a| format!("'User-agent: {}' (line {})", a.value(), a.line()))
+            .collect()
+    };
+    match m.selection().kind() {
+        SelectionKind::Named(t) => {
+            let l = lines(&|a| a.token().eq_ignore_ascii_case(t));
+            let merged = if m.selection().groups().len() > 1 {
+                format!(", {} groups merged", m.selection().groups().len())
+            } else {
+                String::new()
+            };
+            format!("{}{merged}; '*' groups ignored", l.join(", "))
+        }
+        SelectionKind::Wildcard => {
+            let l = lines(&|a| a.is_wildcard());
+            format!("{} (no group names '{}')", l.join(", "), m.agent().token())
+        }
+        SelectionKind::None => format!(
+            "none: no group names '{}' and there is no '*' group, so everything is allowed",
+            m.agent().token()
+        ),
+    }
+}
+
+fn write_text(
+    out: &mut impl Write,
+    robots: &Robots,
+    m: &Matcher,
+    agent: &str,
+    url: &str,
+) -> anyhow::Result<()> {
+    let e = m.explain(url);
+    let d = &e.decision;
+    writeln!(out, "{url}")?;
+    writeln!(out, "  verdict:   {}", verdict(d))?;
+    writeln!(
+        out,
+        "  agent:     {agent} (product token '{}', profile {})",
+        m.agent().token(),
+        m.profile().name
+    )?;
+    writeln!(out, "  group:     {}", describe_group(robots, m))?;
+    writeln!(
+        out,
+        "  path:      {}",
+        String::from_utf8_lossy(&e.canonical_path)
+    )?;
+    match d.rule() {
+        Some(r) => writeln!(out, "  rule:      line {}: {r}", r.line())?,
+        None if e.robots_txt => writeln!(out, "  rule:      none (/robots.txt is always allowed)")?,
+        None => writeln!(out, "  rule:      none matches, so the URL is allowed")?,
+    }
+    match (e.runner_up, d.rule()) {
+        (Some(r), Some(winner)) => {
+            let why = match m.profile().precedence {
+                Precedence::FirstMatch => "later in the file: the first match wins".to_string(),
+                Precedence::LongestMatch => {
+                    let (pw, pr) = (priority(winner), priority(r));
+                    if pw == pr {
+                        format!("same length {pr}: Allow wins ties")
+                    } else {
+                        format!("length {pr} < {pw}: the longest match wins")
+                    }
+                }
+            };
+            writeln!(out, "  runner-up: line {}: {r} ({why})", r.line())?
+        }
+        _ => writeln!(out, "  runner-up: none")?,
+    }
+    writeln!(out, "  engine:    {}", d.engine().as_str())?;
+    Ok(())
+}
+
+/// A rule's priority: the length of its pattern in canonical percent-encoding.
+fn priority(rule: &Rule) -> usize {
+    robotsmatch::canon::canonicalize(rule.pattern()).len()
+}

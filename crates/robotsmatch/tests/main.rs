@@ -1,0 +1,6 @@
+//! Integration tests, built as one binary.
+
+mod conformance;
+mod corpus;
+mod oracle;
+mod prop;

@@ -1,0 +1,130 @@
+//! Property tests: for random rule sets and random paths, every engine agrees with the
+//! reference matcher on the verdict and on the deciding rule.
+
+use proptest::prelude::*;
+use robotsmatch::canon::canonical_path;
+use robotsmatch::{EngineChoice, Matcher, MatcherBuilder, Profile, Robots};
+
+/// Pieces rules and paths are made of: wildcards, anchors, escapes of reserved and unreserved
+/// characters in both hex cases, raw non-ASCII, query characters.
+const PIECES: &[&str] = &[
+    "/",
+    "a",
+    "b",
+    "ab",
+    "*",
+    "$",
+    "?",
+    "=",
+    "&",
+    ".",
+    "%2F",
+    "%2f",
+    "%41",
+    "%61",
+    "é",
+    "%C3%A9",
+    "%c3%a9",
+    "%",
+    "~",
+    "%7E",
+    "x",
+    ".php",
+    "index.html",
+    "/a",
+    "/b",
+    "**",
+    " ",
+];
+
+fn piece() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(PIECES)
+}
+
+fn text(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(piece(), 0..max).prop_map(|v| v.concat())
+}
+
+fn rule() -> impl Strategy<Value = (bool, String)> {
+    (any::<bool>(), prop::option::of(Just("/")), text(6))
+        .prop_map(|(allow, slash, rest)| (allow, format!("{}{}", slash.unwrap_or(""), rest)))
+}
+
+fn robots_body(rules: &[(bool, String)]) -> String {
+    let mut s = String::from("User-agent: *\n");
+    for (allow, p) in rules {
+        s.push_str(if *allow { "Allow: " } else { "Disallow: " });
+        s.push_str(p);
+        s.push('\n');
+    }
+    s
+}
+
+const ENGINES: &[EngineChoice] = &[EngineChoice::Auto, EngineChoice::Lazy, EngineChoice::Dense];
+
+fn check(body: &str, paths: &[String]) -> Result<(), TestCaseError> {
+    let robots = Robots::parse(body.as_bytes());
+    for profile in Profile::ALL {
+        let matchers: Vec<Matcher> = ENGINES
+            .iter()
+            .map(|&e| {
+                MatcherBuilder::new()
+                    .profile(*profile)
+                    .engine(e)
+                    .build(&robots, "bot")
+            })
+            .collect();
+        if matchers[1].pattern_counts().0 > 0 {
+            prop_assert_eq!(matchers[1].engine(), robotsmatch::Engine::Lazy);
+        }
+        let reference = matchers[0].reference();
+        for path in paths {
+            let canonical = canonical_path(path.as_bytes());
+            let want = reference.decide(&canonical);
+            let want_line = want.rule.map(|i| matchers[0].rules()[i].line());
+            for m in &matchers {
+                let got = m.decide(path);
+                prop_assert_eq!(
+                    (got.is_allowed(), got.rule().map(|r| r.line())),
+                    (want.allowed, want_line),
+                    "profile {} engine {:?} path {:?}\n{}",
+                    profile.name,
+                    m.engine(),
+                    path,
+                    body
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn automaton_equals_reference(
+        rules in prop::collection::vec(rule(), 0..12),
+        paths in prop::collection::vec(text(10).prop_map(|s| format!("/{s}")), 1..16),
+    ) {
+        check(&robots_body(&rules), &paths)?;
+    }
+
+    /// Paths built from the rules themselves, so that matches (and near misses) are common.
+    #[test]
+    fn automaton_equals_reference_on_rule_derived_paths(
+        rules in prop::collection::vec(rule(), 1..10),
+        suffixes in prop::collection::vec(text(3), 1..6),
+    ) {
+        let mut paths = Vec::new();
+        for (_, p) in &rules {
+            let base = p.replace(['*', '$'], "");
+            for s in &suffixes {
+                paths.push(format!("/{}{}", base.trim_start_matches('/'), s));
+                paths.push(format!("{base}{s}"));
+            }
+            paths.push(p.clone());
+        }
+        check(&robots_body(&rules), &paths)?;
+    }
+}
