@@ -487,6 +487,9 @@ impl Compiled {
     }
 }
 
+/// Under [`EngineChoice::Auto`], NFAs with more states than this go straight to the lazy DFA.
+const DENSE_MAX_NFA_STATES: usize = 3000;
+
 /// Builds the automaton for `simples`, choosing the engine by `config`.
 fn build(simples: &[Simple], config: &CompileConfig, wildcard_count: usize) -> Automaton_ {
     let hirs: Vec<Hir> = simples.iter().map(Simple::to_hir).collect();
@@ -504,7 +507,13 @@ fn build(simples: &[Simple], config: &CompileConfig, wildcard_count: usize) -> A
         Err(_) => return Automaton_::Failed,
     };
     let try_dense = match config.engine {
-        EngineChoice::Auto => wildcard_count <= config.dense_max_wildcards,
+        // PERF: a failed dense attempt costs its whole budget in time; with more NFA states
+        // than this the dense DFA almost never fits 1 MiB (measured on the real corpus), so
+        // don't try.
+        EngineChoice::Auto => {
+            wildcard_count <= config.dense_max_wildcards
+                && nfa.states().len() <= DENSE_MAX_NFA_STATES
+        }
         EngineChoice::Dense => true,
         _ => false,
     };

@@ -194,7 +194,7 @@ fn run_case(id: &str, case: &Case, oracle: &mut Option<Oracle>) -> Vec<String> {
                 .engine(engine)
                 .build(&parsed, case.agent.as_str());
             let d = m.decide(&url);
-            let engine_name = d.engine().as_str();
+            let engine_name = format!("{engine:?}/{}", d.engine().as_str());
             if d.is_allowed() != want_allowed {
                 fails.push(format!(
                     "{id} [{label}, {engine_name}]: verdict {} (rule {:?}), want {:?}",
@@ -226,10 +226,15 @@ fn run_case(id: &str, case: &Case, oracle: &mut Option<Oracle>) -> Vec<String> {
                     },
                     got,
                 ) => {
+                    let want_pattern = if case.escaped {
+                        unescape(pattern).unwrap_or_default()
+                    } else {
+                        pattern.clone().into_bytes()
+                    };
                     let ok = got.is_some_and(|r| {
                         r.line() == *line
                             && r.kind().as_str() == kind
-                            && r.pattern_lossy() == pattern.as_str()
+                            && r.pattern() == want_pattern
                     });
                     if !ok {
                         fails.push(format!(

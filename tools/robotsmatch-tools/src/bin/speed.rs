@@ -1,0 +1,49 @@
+//! `speed`: decides every URL of a file against one robots.txt, several rounds, and prints
+//! URLs/s per core (one thread). A quick look; criterion benches in `benches/` are the record.
+//!
+//! Usage: `cargo run --release -p robotsmatch-tools --bin speed ROBOTS URLS [AGENT] [ROUNDS]`
+
+use std::time::Instant;
+
+use robotsmatch::{Matcher, Robots};
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [robots, urls, rest @ ..] = args.as_slice() else {
+        anyhow::bail!("usage: speed ROBOTS URLS [AGENT] [ROUNDS]");
+    };
+    let agent = rest.first().map_or("Googlebot", |s| s.as_str());
+    let rounds: usize = rest.get(1).map_or(Ok(20), |s| s.parse())?;
+    let body = std::fs::read(robots)?;
+    let text = std::fs::read(urls)?;
+    let urls: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    let start = Instant::now();
+    let m = Matcher::new(&Robots::parse(&body), agent);
+    let compile = start.elapsed();
+    let mut cache = m.create_cache();
+    let mut best = f64::MAX;
+    let mut allowed = 0usize;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        allowed = 0;
+        for u in &urls {
+            allowed += m.decide_with(&mut cache, u).is_allowed() as usize;
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let mean_len = urls.iter().map(|u| u.len()).sum::<usize>() as f64 / urls.len() as f64;
+    println!(
+        "{} URLs (mean {:.0} bytes), {} allowed; engine {}; compile {:.1?}; best of {rounds}: {:.1} ns/URL, {:.2} M URLs/s",
+        urls.len(),
+        mean_len,
+        allowed,
+        m.engine().as_str(),
+        compile,
+        best * 1e9 / urls.len() as f64,
+        urls.len() as f64 / best / 1e6
+    );
+    Ok(())
+}
