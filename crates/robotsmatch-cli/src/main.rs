@@ -4,8 +4,12 @@
 //! Exit status: 0 success; 1 when `test`, `diff` or `lint` find failures; 2 for usage or
 //! input errors. A closed stdout (`| head`) ends the run quietly with 0.
 
+mod bulk;
 mod check;
+mod classify;
+mod logline;
 mod output;
+mod store;
 
 use std::process::ExitCode;
 
@@ -23,6 +27,8 @@ struct Cli {
 enum Command {
     /// Decide URLs against one robots.txt file and explain each decision.
     Check(check::CheckArgs),
+    /// Classify every URL of crawl logs against a per-host robots store, on all cores.
+    Classify(classify::ClassifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +42,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Classify(args) => classify::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

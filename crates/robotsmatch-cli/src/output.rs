@@ -44,7 +44,7 @@ pub fn write_tsv(out: &mut impl Write, d: &Decision<'_>, url: &[u8]) -> io::Resu
 }
 
 /// Replaces tabs and line breaks, which would break a TSV line, by spaces.
-fn sanitize(b: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+pub fn sanitize(b: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if b.iter().any(|&c| matches!(c, b'\t' | b'\n' | b'\r')) {
         std::borrow::Cow::Owned(
             b.iter()

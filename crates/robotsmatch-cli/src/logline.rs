@@ -1,0 +1,269 @@
+//! One line of a crawl log: the URL in it, its host and the path rules are matched against.
+//!
+//! A line holds one absolute URL, or TSV/CSV fields with the URL in a chosen column. The
+//! reader is forgiving: CR line ends, surrounding white space, a byte-order mark at the start
+//! of the log, CSV quotes, HTML-escaped `&amp;` (as scraped link lists contain) and raw
+//! non-ASCII bytes are all handled; a line without `scheme://host` is malformed.
+#![forbid(unsafe_code)]
+
+use std::borrow::Cow;
+
+/// How to find the URL in a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineFormat {
+    /// 1-based column, or 0 for the whole line.
+    pub column: usize,
+    /// The field delimiter when `column > 0`.
+    pub delimiter: u8,
+}
+
+impl Default for LineFormat {
+    fn default() -> LineFormat {
+        LineFormat {
+            column: 0,
+            delimiter: b'\t',
+        }
+    }
+}
+
+/// Why a line has no usable URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Malformed {
+    /// Nothing but white space.
+    Blank,
+    /// The requested column does not exist.
+    NoColumn,
+    /// No `scheme://host` at the start of the field.
+    NotAUrl,
+}
+
+impl Malformed {
+    /// A short description for reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Malformed::Blank => "blank line",
+            Malformed::NoColumn => "no such column",
+            Malformed::NotAUrl => "no scheme://host URL",
+        }
+    }
+}
+
+fn trim(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = s {
+        if last.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// Strips a trailing CR and, on the first line of a log, a UTF-8 byte-order mark.
+pub fn clean_line(line: &[u8], first_of_log: bool) -> &[u8] {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if first_of_log {
+        line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+    } else {
+        line
+    }
+}
+
+/// Picks the URL field of a line.
+pub fn field(line: &[u8], format: LineFormat) -> Result<Cow<'_, [u8]>, Malformed> {
+    let f = if format.column == 0 {
+        line
+    } else {
+        line.split(|&b| b == format.delimiter)
+            .nth(format.column - 1)
+            .ok_or(Malformed::NoColumn)?
+    };
+    let f = trim(f);
+    if f.len() >= 2 && f[0] == b'"' && f[f.len() - 1] == b'"' {
+        let inner = &f[1..f.len() - 1];
+        if memchr::memmem::find(inner, b"\"\"").is_some() {
+            let mut v = Vec::with_capacity(inner.len());
+            let mut i = 0;
+            while i < inner.len() {
+                v.push(inner[i]);
+                i += if inner[i] == b'"' && inner.get(i + 1) == Some(&b'"') {
+                    2
+                } else {
+                    1
+                };
+            }
+            return Ok(Cow::Owned(v));
+        }
+        return Ok(Cow::Borrowed(trim(inner)));
+    }
+    Ok(Cow::Borrowed(f))
+}
+
+/// Replaces `&amp;` by `&` (scraped link lists carry HTML-escaped URLs).
+fn unescape_amp(s: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memmem::find(s, b"&amp;").is_none() {
+        return Cow::Borrowed(s);
+    }
+    let mut v = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        if s[i..].starts_with(b"&amp;") {
+            v.push(b'&');
+            i += 5;
+        } else {
+            v.push(s[i]);
+            i += 1;
+        }
+    }
+    Cow::Owned(v)
+}
+
+/// A URL field as written (for output) and as matched (`&amp;` unescaped).
+pub type Extracted<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
+
+/// Extracts the URL of one (cleaned) line: the field as written (for output) and the URL
+/// with `&amp;` unescaped (for matching). Use [`host_of`] and
+/// [`robotsmatch::canon::canonical_path`] on the latter.
+pub fn extract(line: &[u8], format: LineFormat) -> Result<Extracted<'_>, Malformed> {
+    if trim(line).is_empty() {
+        return Err(Malformed::Blank);
+    }
+    let text = field(line, format)?;
+    let url = match &text {
+        Cow::Borrowed(b) => unescape_amp(b),
+        Cow::Owned(v) => Cow::Owned(unescape_amp(v).into_owned()),
+    };
+    if host_of(&url).is_none() {
+        return Err(Malformed::NotAUrl);
+    }
+    Ok((text, url))
+}
+
+/// The lookup key of a URL's host (lower case, `_port` for a non-default port) and the
+/// scheme's default port. `None` when the URL has no `scheme://host`.
+pub fn host_of(url: &[u8]) -> Option<(Cow<'_, [u8]>, Option<u16>)> {
+    let sep = memchr::memmem::find(url, b"://")?;
+    let scheme = &url[..sep];
+    if scheme.is_empty()
+        || !scheme[0].is_ascii_alphabetic()
+        || !scheme
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    {
+        return None;
+    }
+    let rest = &url[sep + 3..];
+    let end = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
+        .unwrap_or(rest.len());
+    let mut auth = &rest[..end];
+    if let Some(at) = memchr::memrchr(b'@', auth) {
+        auth = &auth[at + 1..];
+    }
+    let (host, port) = if auth.first() == Some(&b'[') {
+        let close = memchr::memchr(b']', auth)?;
+        let port = auth[close + 1..].strip_prefix(b":");
+        (&auth[..=close], port)
+    } else {
+        match memchr::memrchr(b':', auth) {
+            Some(i) => (&auth[..i], Some(&auth[i + 1..])),
+            None => (auth, None),
+        }
+    };
+    let host = host.strip_suffix(b".").unwrap_or(host);
+    if host.is_empty() {
+        return None;
+    }
+    let default_port = if scheme.eq_ignore_ascii_case(b"http") {
+        Some(80)
+    } else if scheme.eq_ignore_ascii_case(b"https") {
+        Some(443)
+    } else {
+        None
+    };
+    let port = port
+        .filter(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
+        .and_then(|p| std::str::from_utf8(p).ok()?.parse::<u16>().ok())
+        .filter(|&p| Some(p) != default_port);
+    let needs_lower = host.iter().any(u8::is_ascii_uppercase);
+    Some(match (port, needs_lower) {
+        (None, false) => (Cow::Borrowed(host), default_port),
+        (port, _) => {
+            let mut h = host.to_ascii_lowercase();
+            if let Some(p) = port {
+                h.extend_from_slice(format!("_{p}").as_bytes());
+            }
+            (
+                Cow::Owned(h),
+                if port.is_some() { None } else { default_port },
+            )
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn host(u: &str) -> Option<(String, Option<u16>)> {
+        host_of(u.as_bytes()).map(|(h, p)| (String::from_utf8(h.into_owned()).unwrap(), p))
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(
+            host("https://Example.COM/a"),
+            Some(("example.com".into(), Some(443)))
+        );
+        assert_eq!(
+            host("http://example.com:80/a"),
+            Some(("example.com".into(), Some(80)))
+        );
+        assert_eq!(
+            host("http://example.com:8080"),
+            Some(("example.com_8080".into(), None))
+        );
+        assert_eq!(
+            host("http://user:pw@example.com/"),
+            Some(("example.com".into(), Some(80)))
+        );
+        assert_eq!(
+            host("ftp://ftp.ams.org/pub"),
+            Some(("ftp.ams.org".into(), None))
+        );
+        assert_eq!(host("http://[::1]:81/"), Some(("[::1]_81".into(), None)));
+        assert_eq!(
+            host("http://example.com./x"),
+            Some(("example.com".into(), Some(80)))
+        );
+        assert_eq!(host("example.com/a"), None);
+        assert_eq!(host("http:///a"), None);
+        assert_eq!(host("1http://x/"), None);
+    }
+
+    #[test]
+    fn lines() {
+        let f = LineFormat::default();
+        let (text, url) = extract(b"  https://a.com/x?a=1&amp;b=2 ", f).unwrap();
+        assert_eq!(&*text, b"https://a.com/x?a=1&amp;b=2");
+        assert_eq!(&*url, b"https://a.com/x?a=1&b=2");
+        assert_eq!(extract(b"   ", f), Err(Malformed::Blank));
+        assert_eq!(extract(b"not a url", f), Err(Malformed::NotAUrl));
+        let csv = LineFormat {
+            column: 2,
+            delimiter: b',',
+        };
+        let (text, _) = extract(b"1,\"https://a.com/q\"\"x\",z", csv).unwrap();
+        assert_eq!(&*text, b"https://a.com/q\"x");
+        assert_eq!(extract(b"1", csv), Err(Malformed::NoColumn));
+        assert_eq!(clean_line(b"\xEF\xBB\xBFhttp://a/\r", true), b"http://a/");
+    }
+}

@@ -1,0 +1,514 @@
+//! `classify` tests: the real binary on small logs, whole outputs compared; every bad-input
+//! case; determinism across threads, chunk sizes and input paths; the real-data sample
+//! against the library one URL at a time.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_robotsmatch"));
+    cmd.args(args).current_dir(root());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn robotsmatch");
+    if let Some(input) = stdin {
+        let mut s = child.stdin.take().unwrap();
+        s.write_all(input).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A robots directory with three hosts: one plain file, one `<host>/robots.txt`, one port.
+fn robots_dir(dir: &Path) -> PathBuf {
+    let d = dir.join("robots");
+    std::fs::create_dir_all(d.join("sub.example.org")).unwrap();
+    std::fs::write(
+        d.join("shop.example.txt"),
+        "User-agent: *\nDisallow: /cart\nAllow: /cart/help$\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("sub.example.org/robots.txt"),
+        "User-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("port.example_8080.txt"),
+        "User-agent: Googlebot\nDisallow: /p\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("SOURCES.tsv"), "not a robots file\n").unwrap();
+    d
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+const LOG: &str = "https://shop.example/cart
+https://SHOP.example/cart/help
+https://shop.example/cart/help?x=1&amp;y=2
+http://sub.example.org/anything
+http://port.example:8080/p/1
+http://port.example/p/1
+https://nofile.example/cart
+";
+
+const LOG_TSV: &str = "disallowed\t2\tDisallow: /cart\thttps://shop.example/cart
+allowed\t3\tAllow: /cart/help$\thttps://SHOP.example/cart/help
+disallowed\t2\tDisallow: /cart\thttps://shop.example/cart/help?x=1&amp;y=2
+disallowed\t2\tDisallow: /\thttp://sub.example.org/anything
+disallowed\t2\tDisallow: /p\thttp://port.example:8080/p/1
+allowed\t-\t-\thttp://port.example/p/1
+allowed\t-\t-\thttps://nofile.example/cart
+";
+
+#[test]
+fn tsv_whole_output_with_store_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, LOG).unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "Googlebot",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), LOG_TSV);
+    assert_eq!(err(&o), "");
+}
+
+#[test]
+fn bad_input_lines_are_invalid_counted_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.txt");
+    // BOM, CRLF, blank lines, spaces, raw non-ASCII, a line that is no URL, no final newline.
+    let mut text =
+        b"\xEF\xBB\xBFhttps://shop.example/cart\r\n\r\n   https://shop.example/a b  \r\n".to_vec();
+    text.extend_from_slice(
+        "https://shop.example/caf\u{e9}\nnot a url\n\t\nhttps://shop.example/cart".as_bytes(),
+    );
+    std::fs::write(&log, &text).unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "Googlebot",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "disallowed\t2\tDisallow: /cart\thttps://shop.example/cart\n\
+         invalid\t-\t-\t\n\
+         allowed\t-\t-\thttps://shop.example/a b\n\
+         allowed\t-\t-\thttps://shop.example/caf\u{e9}\n\
+         invalid\t-\t-\tnot a url\n\
+         invalid\t-\t-\t \n\
+         disallowed\t2\tDisallow: /cart\thttps://shop.example/cart\n"
+    );
+    let e = err(&o);
+    assert!(e.contains("1 malformed lines"), "{e}");
+    assert!(
+        e.contains("log.txt:5: no scheme://host URL: not a url"),
+        "{e}"
+    );
+}
+
+#[test]
+fn many_malformed_lines_are_summarised() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.txt");
+    let text: String = (0..25).map(|i| format!("junk {i}\n")).collect();
+    std::fs::write(&log, text).unwrap();
+    let o = run(
+        &["classify", "--robots", p(&robots), "--agent", "x", p(&log)],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        out(&o).lines().count(),
+        25,
+        "one output line per input line"
+    );
+    let e = err(&o);
+    assert!(e.contains("25 malformed lines"), "{e}");
+    assert!(e.contains("log.txt:10: "), "{e}");
+    assert!(!e.contains("log.txt:11: "), "{e}");
+    assert!(e.contains("... and 15 more"), "{e}");
+}
+
+#[test]
+fn jsonl_summary_and_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, LOG).unwrap();
+    let base = ["classify", "--robots", p(&robots), "--agent", "Googlebot"];
+
+    let o = run(&[&base[..], &["--format", "jsonl", p(&log)]].concat(), None);
+    assert_eq!(o.status.code(), Some(0));
+    let rows: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[0]["verdict"], "disallowed");
+    assert_eq!(rows[0]["host"], "shop.example");
+    assert_eq!(rows[0]["rule"]["line"], 2);
+    assert_eq!(rows[0]["rule"]["kind"], "disallow");
+    assert_eq!(rows[0]["robots"], true);
+    assert_eq!(rows[6]["robots"], false);
+    assert_eq!(rows[6]["rule"], serde_json::Value::Null);
+
+    let o = run(&[&base[..], &["--only", "allowed", p(&log)]].concat(), None);
+    assert_eq!(
+        out(&o),
+        "allowed\t3\tAllow: /cart/help$\thttps://SHOP.example/cart/help\n\
+         allowed\t-\t-\thttp://port.example/p/1\n\
+         allowed\t-\t-\thttps://nofile.example/cart\n"
+    );
+
+    let o = run(
+        &[&base[..], &["--format", "summary", p(&log)]].concat(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let s = out(&o);
+    let has = |words: &[&str]| {
+        s.lines().any(|l| {
+            l.split_whitespace()
+                .take(words.len())
+                .eq(words.iter().copied())
+        })
+    };
+    assert!(has(&["urls", "7"]), "{s}");
+    assert!(has(&["disallowed", "4", "57.1%"]), "{s}");
+    assert!(has(&["no", "robots", "2", "28.6%"]), "{s}");
+    assert!(has(&["3", "1", "2", "shop.example"]), "{s}");
+    assert!(s.contains("shop.example:2  Disallow: /cart"), "{s}");
+    assert!(s.contains("URLs/s"), "{s}");
+}
+
+#[test]
+fn columns_and_delimiters() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.csv");
+    std::fs::write(
+        &log,
+        "id,url,status\n1,\"https://shop.example/cart\",200\n2,https://shop.example/x,404\n3\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--column",
+            "2",
+            "--delimiter",
+            ",",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "invalid\t-\t-\tid,url,status\n\
+         disallowed\t2\tDisallow: /cart\thttps://shop.example/cart\n\
+         allowed\t-\t-\thttps://shop.example/x\n\
+         invalid\t-\t-\t3\n"
+    );
+    assert!(err(&o).contains("log.csv:4: no such column"), "{}", err(&o));
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn gzip_stdin_and_multi_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    // Two gzip members, split in the middle of a line.
+    let (a, b) = LOG.as_bytes().split_at(40);
+    let gz = dir.path().join("log.gz");
+    std::fs::write(&gz, [gzip(a), gzip(b)].concat()).unwrap();
+    let args = ["classify", "--robots", p(&robots), "--agent", "Googlebot"];
+    let o = run(&[&args[..], &[p(&gz)]].concat(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), LOG_TSV);
+    // The same from stdin, plain and gzip.
+    let o = run(&[&args[..], &["-"]].concat(), Some(LOG.as_bytes()));
+    assert_eq!(out(&o), LOG_TSV);
+    let o = run(&[&args[..], &["-"]].concat(), Some(&gzip(LOG.as_bytes())));
+    assert_eq!(out(&o), LOG_TSV);
+}
+
+#[test]
+fn truncated_gzip_keeps_what_was_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let mut text = String::new();
+    for i in 0..20000 {
+        text.push_str(&format!("https://shop.example/cart/{i}\n"));
+    }
+    let full = gzip(text.as_bytes());
+    let gz = dir.path().join("cut.gz");
+    std::fs::write(&gz, &full[..full.len() / 2]).unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--chunk-size",
+            "4096",
+            p(&gz),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("cut.gz: truncated gzip stream"),
+        "{}",
+        err(&o)
+    );
+    let text = out(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() > 1000,
+        "output before the cut is kept: {}",
+        lines.len()
+    );
+    for (i, l) in lines.iter().enumerate() {
+        let want = format!("disallowed\t2\tDisallow: /cart\thttps://shop.example/cart/{i}");
+        // The last line may be cut by the truncation; every other must be whole and in order.
+        if i + 1 < lines.len() {
+            assert_eq!(*l, want);
+        }
+    }
+}
+
+#[test]
+fn missing_paths_exit_2_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "no/such.log",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("no/such.log"), "{}", err(&o));
+    assert!(o.stdout.is_empty());
+    let o = run(
+        &["classify", "--robots", "no/robots/dir", "--agent", "x", "-"],
+        Some(b""),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("no/robots/dir"), "{}", err(&o));
+}
+
+#[test]
+fn broken_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("big.txt");
+    let text: String = (0..300_000)
+        .map(|i| format!("https://shop.example/cart/{i}\n"))
+        .collect();
+    std::fs::write(&log, text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_robotsmatch"))
+        .args(["classify", "--robots", p(&robots), "--agent", "x", p(&log)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line, then close the pipe, like `| head -1`.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buf = [0u8; 64];
+    std::io::Read::read(&mut stdout, &mut buf).unwrap();
+    drop(stdout);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(err(&o), "");
+}
+
+/// The same log, byte-identical output for 1, 2 and 8 threads, chunk sizes from 1 KiB to
+/// 64 MiB, memory-mapped or read.
+#[test]
+fn output_is_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = root().join("corpora/sample/robots");
+    let log = root().join("corpora/sample/urls.txt");
+    let base = [
+        "classify",
+        "--robots",
+        p(&robots),
+        "--agent",
+        "Googlebot",
+        p(&log),
+    ];
+    let reference = run(
+        &[&base[..], &["--threads", "1", "--chunk-size", "67108864"]].concat(),
+        None,
+    );
+    assert_eq!(reference.status.code(), Some(0), "{}", err(&reference));
+    assert!(reference.stdout.len() > 100_000);
+    for threads in ["1", "2", "8"] {
+        for chunk in ["1024", "65536", "67108864"] {
+            for mmap in [true, false] {
+                let mut args = [&base[..], &["--threads", threads, "--chunk-size", chunk]].concat();
+                if !mmap {
+                    args.push("--no-mmap");
+                }
+                let o = run(&args, None);
+                assert!(
+                    o.stdout == reference.stdout,
+                    "threads {threads} chunk {chunk} mmap {mmap} differs"
+                );
+            }
+        }
+    }
+    let _ = dir;
+}
+
+/// `classify_mmap_and_read_agree`: the memory-mapped path (unsafe) and the read path give the
+/// same bytes on a log whose chunks end mid-way through multi-byte characters.
+#[test]
+fn classify_mmap_and_read_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("utf8.txt");
+    let text: String = (0..5000)
+        .map(|i| format!("https://shop.example/caf\u{e9}/\u{5546}{i}\n"))
+        .collect();
+    std::fs::write(&log, text).unwrap();
+    let a = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--chunk-size",
+            "1000",
+            p(&log),
+        ],
+        None,
+    );
+    let b = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--chunk-size",
+            "1000",
+            "--no-mmap",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(out(&a).lines().count(), 5000);
+}
+
+/// Every verdict of `classify` over the real sample equals the library's, one URL at a time.
+#[test]
+fn real_sample_agrees_with_one_url_at_a_time() {
+    let robots_dir = root().join("corpora/sample/robots");
+    let log = root().join("corpora/sample/urls.txt");
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots_dir),
+            "--agent",
+            "Googlebot",
+            "--format",
+            "jsonl",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = std::fs::read(&log).unwrap();
+    let lines: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    let rows: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), lines.len());
+    let mut with_robots = 0;
+    for (line, row) in lines.iter().zip(&rows) {
+        let url = String::from_utf8_lossy(line).replace("&amp;", "&");
+        let host = row["host"].as_str().unwrap_or("");
+        let file = robots_dir.join(format!("{host}.txt"));
+        let (allowed, rule_line) = match std::fs::read(&file) {
+            Ok(body) => {
+                with_robots += 1;
+                let m = robotsmatch::Matcher::from_bytes(&body, "Googlebot");
+                let d = m.decide(url.as_bytes());
+                (d.is_allowed(), d.rule().map(|r| r.line() as u64))
+            }
+            Err(_) => (true, None),
+        };
+        assert_eq!(
+            row["verdict"],
+            if allowed { "allowed" } else { "disallowed" },
+            "{url}"
+        );
+        assert_eq!(row["rule"]["line"].as_u64(), rule_line, "{url}");
+    }
+    assert!(with_robots > 1000, "{with_robots}");
+}
