@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use robotsmatch::{Matcher, MatcherBuilder, Precedence, Profile, Robots, Rule, SelectionKind};
+use robotsmatch::{Matcher, Precedence, Profile, Robots, Rule, SelectionKind};
 
 use crate::output::{self, rule_json, verdict, write_tsv};
 
@@ -24,6 +24,8 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    limits: crate::limits::LimitArgs,
     /// URLs to decide: absolute (https://host/path?q) or bare paths (/path?q).
     #[arg(value_name = "URL", required = true)]
     urls: Vec<String>,
@@ -64,9 +66,10 @@ pub fn read_robots(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
     let profile = parse_profile(&args.profile)?;
     let body = read_robots(&args.robots)?;
-    let robots = Robots::parse(&body);
-    let matcher = MatcherBuilder::new()
-        .profile(profile)
+    let robots = Robots::parse_with(&body, &args.limits.parse_config());
+    let matcher = args
+        .limits
+        .builder(profile, 1 << 20)
         .build(&robots, args.agent.as_str());
     let mut out = output::stdout();
     match args.format {

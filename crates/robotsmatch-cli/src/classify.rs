@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use robotsmatch::canon::canonical_path;
-use robotsmatch::{Agent, MatcherBuilder};
+use robotsmatch::Agent;
 
 use crate::bulk::{self, Chunk, LogPath, PipelineConfig};
 use crate::logline::{self, LineFormat, Malformed};
@@ -51,6 +51,8 @@ pub struct ClassifyArgs {
     /// Read plain files instead of memory-mapping them.
     #[arg(long)]
     no_mmap: bool,
+    #[command(flatten)]
+    limits: crate::limits::LimitArgs,
     /// Logs: one URL per line, or TSV/CSV; plain or gzip; `-` is stdin.
     #[arg(value_name = "LOG", required = true)]
     logs: Vec<String>,
@@ -76,6 +78,9 @@ pub enum Only {
     Disallowed,
 }
 
+/// The dense DFA budget per robots.txt body in a store, in bytes.
+const STORE_DENSE_SIZE_LIMIT: usize = 64 << 10;
+
 /// How many malformed lines are reported in full.
 const MALFORMED_SHOWN: usize = 10;
 
@@ -91,7 +96,7 @@ struct Stats {
     /// malformed lines.
     malformed_lines: Vec<(usize, u64, Malformed, Vec<u8>)>,
     /// Summary only: host -> [allowed, disallowed].
-    hosts: HashMap<Vec<u8>, [u64; 2]>,
+    hosts: HashMap<Vec<u8>, [u64; 2], foldhash::fast::RandomState>,
     /// Summary only: (entry, line) -> (count, an example host, rule text).
     rules: HashMap<(usize, u32), RuleCount>,
 }
@@ -132,10 +137,12 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     if logs.iter().filter(|l| **l == LogPath::Stdin).count() > 1 {
         bail!("stdin ('-') can be given only once");
     }
+    // A smaller dense budget than `check`: a store holds thousands of matchers at once.
     let store = Store::open(
         &args.robots,
         Agent::new(&args.agent),
-        MatcherBuilder::new().profile(profile),
+        args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT),
+        args.limits.parse_config(),
     )?;
     bulk::check_logs(&logs)?;
     let threads = args
@@ -330,7 +337,11 @@ fn classify_line(
     out: &mut Vec<u8>,
     stats: &mut Stats,
 ) {
-    let (text, url) = match logline::extract(line, format) {
+    let parsed = logline::extract(line, format).and_then(|(text, url)| {
+        let (host, default_port) = logline::host_key(&url).ok_or(Malformed::NotAUrl)?;
+        Ok((text, url, host, default_port))
+    });
+    let (text, url, host_key, default_port) = match parsed {
         Ok(x) => x,
         Err(why) => {
             if why == Malformed::Blank {
@@ -363,12 +374,9 @@ fn classify_line(
             return;
         }
     };
-    // `extract` checked that the URL has a host.
-    let Some((host, default_port)) = logline::host_of(&url) else {
-        return;
-    };
+    let host = host_key.get(&url);
     let path = canonical_path(&url);
-    let outcome = worker.view.decide(&host, default_port, &path);
+    let outcome = worker.view.decide(host, default_port, &path);
     let (allowed, decision) = match &outcome {
         Outcome::NoRobots => {
             stats.no_robots += 1;
@@ -382,8 +390,14 @@ fn classify_line(
         stats.disallowed += 1;
     }
     if summary {
-        let e = stats.hosts.entry(host.to_vec()).or_default();
-        e[usize::from(!allowed)] += 1;
+        match stats.hosts.get_mut(host) {
+            Some(e) => e[usize::from(!allowed)] += 1,
+            None => {
+                let mut e = [0, 0];
+                e[usize::from(!allowed)] += 1;
+                stats.hosts.insert(host.to_vec(), e);
+            }
+        }
         if let Some((d, entry)) = decision {
             if let Some(rule) = d.rule() {
                 stats
@@ -423,7 +437,7 @@ fn classify_line(
         Format::Jsonl => {
             let v = serde_json::json!({
                 "url": String::from_utf8_lossy(&text),
-                "host": String::from_utf8_lossy(&host),
+                "host": String::from_utf8_lossy(host),
                 "verdict": if allowed { "allowed" } else { "disallowed" },
                 "rule": output::rule_json(rule),
                 "robots": decision.is_some(),

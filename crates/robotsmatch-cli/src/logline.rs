@@ -108,7 +108,11 @@ pub fn field(line: &[u8], format: LineFormat) -> Result<Cow<'_, [u8]>, Malformed
 
 /// Replaces `&amp;` by `&` (scraped link lists carry HTML-escaped URLs).
 fn unescape_amp(s: &[u8]) -> Cow<'_, [u8]> {
-    if memchr::memmem::find(s, b"&amp;").is_none() {
+    // PERF: most URLs have no '&' at all; memchr is cheaper than a substring search.
+    let Some(first) = memchr::memchr(b'&', s) else {
+        return Cow::Borrowed(s);
+    };
+    if memchr::memmem::find(&s[first..], b"&amp;").is_none() {
         return Cow::Borrowed(s);
     }
     let mut v = Vec::with_capacity(s.len());
@@ -128,9 +132,10 @@ fn unescape_amp(s: &[u8]) -> Cow<'_, [u8]> {
 /// A URL field as written (for output) and as matched (`&amp;` unescaped).
 pub type Extracted<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
 
-/// Extracts the URL of one (cleaned) line: the field as written (for output) and the URL
-/// with `&amp;` unescaped (for matching). Use [`host_of`] and
-/// [`robotsmatch::canon::canonical_path`] on the latter.
+/// Extracts the URL field of one (cleaned) line: the field as written (for output) and with
+/// `&amp;` unescaped (for matching). The caller checks it with [`host_key`] (a field without
+/// `scheme://host` is [`Malformed::NotAUrl`]) and matches
+/// [`robotsmatch::canon::canonical_path`] of it.
 pub fn extract(line: &[u8], format: LineFormat) -> Result<Extracted<'_>, Malformed> {
     if trim(line).is_empty() {
         return Err(Malformed::Blank);
@@ -140,48 +145,82 @@ pub fn extract(line: &[u8], format: LineFormat) -> Result<Extracted<'_>, Malform
         Cow::Borrowed(b) => unescape_amp(b),
         Cow::Owned(v) => Cow::Owned(unescape_amp(v).into_owned()),
     };
-    if host_of(&url).is_none() {
-        return Err(Malformed::NotAUrl);
-    }
     Ok((text, url))
+}
+
+/// A host lookup key: a span of the URL (already lower case, default port) or a new string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostKey {
+    /// `url[start..end]` is the key.
+    Span(usize, usize),
+    /// The key had to be built (lower-cased, or `_port` appended).
+    Owned(Vec<u8>),
+}
+
+impl HostKey {
+    /// The key's bytes, given the URL it came from.
+    #[inline]
+    pub fn get<'a>(&'a self, url: &'a [u8]) -> &'a [u8] {
+        match self {
+            HostKey::Span(s, e) => &url[*s..*e],
+            HostKey::Owned(v) => v,
+        }
+    }
 }
 
 /// The lookup key of a URL's host (lower case, `_port` for a non-default port) and the
 /// scheme's default port. `None` when the URL has no `scheme://host`.
+#[cfg(test)]
 pub fn host_of(url: &[u8]) -> Option<(Cow<'_, [u8]>, Option<u16>)> {
-    let sep = memchr::memmem::find(url, b"://")?;
-    let scheme = &url[..sep];
-    if scheme.is_empty()
-        || !scheme[0].is_ascii_alphabetic()
-        || !scheme
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-    {
+    let (key, port) = host_key(url)?;
+    Some(match key {
+        HostKey::Span(s, e) => (Cow::Borrowed(&url[s..e]), port),
+        HostKey::Owned(v) => (Cow::Owned(v), port),
+    })
+}
+
+/// Like [`host_of`], returning the key as a span of `url` when no copy is needed.
+pub fn host_key(url: &[u8]) -> Option<(HostKey, Option<u16>)> {
+    // The scheme: a letter, then letters, digits, '+', '-', '.'; then "://".
+    if !url.first()?.is_ascii_alphabetic() {
         return None;
     }
-    let rest = &url[sep + 3..];
+    let sep = url
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
+    if !url[sep..].starts_with(b"://") {
+        return None;
+    }
+    let scheme = &url[..sep];
+    let auth_start = sep + 3;
+    let rest = &url[auth_start..];
     let end = rest
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
         .unwrap_or(rest.len());
-    let mut auth = &rest[..end];
-    if let Some(at) = memchr::memrchr(b'@', auth) {
-        auth = &auth[at + 1..];
+    let mut start = auth_start;
+    let auth_end = auth_start + end;
+    if let Some(at) = memchr::memrchr(b'@', &url[start..auth_end]) {
+        start += at + 1;
     }
-    let (host, port) = if auth.first() == Some(&b'[') {
+    let auth = &url[start..auth_end];
+    let (host_len, port) = if auth.first() == Some(&b'[') {
         let close = memchr::memchr(b']', auth)?;
-        let port = auth[close + 1..].strip_prefix(b":");
-        (&auth[..=close], port)
+        (close + 1, auth[close + 1..].strip_prefix(b":"))
     } else {
         match memchr::memrchr(b':', auth) {
-            Some(i) => (&auth[..i], Some(&auth[i + 1..])),
-            None => (auth, None),
+            Some(i) => (i, Some(&auth[i + 1..])),
+            None => (auth.len(), None),
         }
     };
-    let host = host.strip_suffix(b".").unwrap_or(host);
-    if host.is_empty() {
+    let mut host_end = start + host_len;
+    if host_end > start && url[host_end - 1] == b'.' {
+        host_end -= 1;
+    }
+    if host_end == start {
         return None;
     }
+    let host = &url[start..host_end];
     let default_port = if scheme.eq_ignore_ascii_case(b"http") {
         Some(80)
     } else if scheme.eq_ignore_ascii_case(b"https") {
@@ -195,14 +234,14 @@ pub fn host_of(url: &[u8]) -> Option<(Cow<'_, [u8]>, Option<u16>)> {
         .filter(|&p| Some(p) != default_port);
     let needs_lower = host.iter().any(u8::is_ascii_uppercase);
     Some(match (port, needs_lower) {
-        (None, false) => (Cow::Borrowed(host), default_port),
+        (None, false) => (HostKey::Span(start, host_end), default_port),
         (port, _) => {
             let mut h = host.to_ascii_lowercase();
             if let Some(p) = port {
                 h.extend_from_slice(format!("_{p}").as_bytes());
             }
             (
-                Cow::Owned(h),
+                HostKey::Owned(h),
                 if port.is_some() { None } else { default_port },
             )
         }
@@ -256,7 +295,8 @@ mod tests {
         assert_eq!(&*text, b"https://a.com/x?a=1&amp;b=2");
         assert_eq!(&*url, b"https://a.com/x?a=1&b=2");
         assert_eq!(extract(b"   ", f), Err(Malformed::Blank));
-        assert_eq!(extract(b"not a url", f), Err(Malformed::NotAUrl));
+        let (_, url) = extract(b"not a url", f).unwrap();
+        assert!(host_of(&url).is_none());
         let csv = LineFormat {
             column: 2,
             delimiter: b',',

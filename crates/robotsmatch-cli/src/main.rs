@@ -7,6 +7,7 @@
 mod bulk;
 mod check;
 mod classify;
+mod limits;
 mod logline;
 mod output;
 mod store;

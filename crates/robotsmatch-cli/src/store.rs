@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use robotsmatch::{Agent, Cache, Decision, Matcher, MatcherBuilder, Robots};
+use robotsmatch::{Agent, Cache, Decision, Matcher, MatcherBuilder, ParseConfig, Robots};
 
 /// One distinct robots.txt body, compiled for the crawler.
 pub struct Entry {
@@ -37,6 +37,7 @@ enum Files {
 pub struct Store {
     files: Files,
     builder: MatcherBuilder,
+    parse: ParseConfig,
     agent: Agent,
     /// Host key to entry for hosts that have a file and were seen so far (None: unreadable).
     hosts: Mutex<HashMap<String, Option<Arc<Entry>>>>,
@@ -58,13 +59,19 @@ fn body_key(body: &[u8]) -> (u64, u64, usize) {
 
 impl Store {
     /// Opens `path` (a file or a directory). A missing or unreadable path is an error naming it.
-    pub fn open(path: &Path, agent: Agent, builder: MatcherBuilder) -> anyhow::Result<Store> {
+    pub fn open(
+        path: &Path,
+        agent: Agent,
+        builder: MatcherBuilder,
+        parse: ParseConfig,
+    ) -> anyhow::Result<Store> {
         use anyhow::Context;
         let meta = std::fs::metadata(path)
             .with_context(|| format!("cannot read robots path '{}'", path.display()))?;
         let store = |files| Store {
             files,
             builder: builder.clone(),
+            parse: parse.clone(),
             agent: agent.clone(),
             hosts: Mutex::new(HashMap::new()),
             bodies: Mutex::new(HashMap::new()),
@@ -92,7 +99,7 @@ impl Store {
             let body = std::fs::read(path)
                 .with_context(|| format!("cannot read robots.txt file '{}'", path.display()))?;
             let entry = Arc::new(Entry {
-                matcher: builder.build(&Robots::parse(&body), agent.clone()),
+                matcher: builder.build(&Robots::parse_with(&body, &parse), agent.clone()),
                 index: 0,
             });
             Ok(store(Files::Single(entry)))
@@ -168,7 +175,9 @@ impl Store {
         // Compile outside the lock; if another thread compiled the same body meanwhile, keep
         // the first.
         let entry = Arc::new(Entry {
-            matcher: self.builder.build(&Robots::parse(body), self.agent.clone()),
+            matcher: self
+                .builder
+                .build(&Robots::parse_with(body, &self.parse), self.agent.clone()),
             index: self.next_index.fetch_add(1, Ordering::Relaxed),
         });
         match self.bodies.lock() {
@@ -181,7 +190,9 @@ impl Store {
 /// A worker thread's view of the store: its own host map and lazy-DFA caches.
 pub struct View<'s> {
     store: &'s Store,
-    hosts: HashMap<Vec<u8>, Option<Arc<Entry>>>,
+    // PERF: looked up once per URL; foldhash is several times faster than SipHash here and
+    // still seeded per process.
+    hosts: HashMap<Vec<u8>, Option<Arc<Entry>>, foldhash::fast::RandomState>,
     caches: Vec<Option<Cache>>,
     key: String,
 }
@@ -199,7 +210,7 @@ impl<'s> View<'s> {
     pub fn new(store: &'s Store) -> View<'s> {
         View {
             store,
-            hosts: HashMap::new(),
+            hosts: HashMap::default(),
             caches: Vec::new(),
             key: String::new(),
         }

@@ -194,9 +194,13 @@ pub fn path_and_query(url: &[u8]) -> Cow<'_, [u8]> {
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b';'))
         .unwrap_or(rest.len());
-    let after_scheme = match memchr::memmem::find(rest, b"://") {
-        Some(p) if p < early_path => p + 3,
-        _ => 0,
+    // Google takes the first "://" if it starts before `early_path`. Its '/' would itself be
+    // an early-path byte, so such a "://" can only start at `early_path - 1`.
+    // PERF: checking those three bytes avoids a substring search per URL.
+    let after_scheme = if early_path > 0 && rest[early_path - 1..].starts_with(b"://") {
+        early_path + 2
+    } else {
+        0
     };
     let tail = &rest[after_scheme..];
     let Some(path_start) = tail.iter().position(|&b| matches!(b, b'/' | b'?' | b';')) else {

@@ -25,6 +25,8 @@ use regex_automata::{
     util::{primitives::StateID, start, syntax::Config as SyntaxConfig},
     Anchored, MatchKind,
 };
+use std::collections::HashMap;
+
 use regex_syntax::hir::{Dot, Hir, Look, Repetition};
 
 use crate::canon::canonicalize;
@@ -40,17 +42,21 @@ pub enum Engine {
     Dense,
     /// The lazy DFA (states built on demand into a per-thread cache).
     Lazy,
+    /// Literal prefixes in an anchored Aho-Corasick automaton, literal `$` patterns in a hash
+    /// map, and the wildcard patterns (if any) in a dense or lazy DFA.
+    Split,
     /// The reference matcher (the lazy DFA gave up on this URL, or could not be built).
     Reference,
 }
 
 impl Engine {
-    /// A short lower-case name: `trivial`, `dense`, `lazy`, `reference`.
+    /// A short lower-case name: `trivial`, `dense`, `lazy`, `split`, `reference`.
     pub fn as_str(self) -> &'static str {
         match self {
             Engine::Trivial => "trivial",
             Engine::Dense => "dense",
             Engine::Lazy => "lazy",
+            Engine::Split => "split",
             Engine::Reference => "reference",
         }
     }
@@ -59,11 +65,14 @@ impl Engine {
 /// Which engine the builder should use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum EngineChoice {
-    /// A dense DFA when it builds within the dense budget, else the lazy DFA.
+    /// One dense DFA of every pattern when it builds within the dense budget, else the split
+    /// layout.
     #[default]
     Auto,
-    /// Always the lazy DFA.
+    /// Always the lazy DFA, over every pattern.
     Lazy,
+    /// Always the split layout (literal automaton + exact map + a DFA for wildcards).
+    Split,
     /// A dense DFA when it builds within the dense budget (whatever the wildcard count), else
     /// the lazy DFA.
     Dense,
@@ -217,19 +226,39 @@ fn simplify(canonical: &[u8], profile: &Profile) -> Simplified {
 }
 
 /// The compiled form of one crawler's rules.
+///
+/// Two layouts:
+/// - single: every pattern in one regex automaton (`automaton`), used when a dense DFA of all
+///   patterns fits the dense budget (the fastest per URL), or when the lazy engine is forced;
+/// - split: literal prefixes in an anchored Aho-Corasick automaton (`literal`, a contiguous
+///   NFA: compact, and no per-thread state), literal `$` patterns in a hash map of exact paths
+///   (`exact`), and only the wildcard patterns in the regex automaton.
 #[derive(Debug)]
 pub(crate) struct Compiled {
-    /// Per pattern id: the key and the kind index.
-    entries: Vec<(u64, u8)>,
     /// Per kind: the best key among rules that match every path (0 = none).
     always: [u64; 2],
+    /// Split layout: literal prefixes.
+    literal: Option<Literal>,
+    /// Split layout: literal patterns ending in `$`, by exact canonical path.
+    exact: HashMap<Box<[u8]>, [u64; 2]>,
+    /// The regex automaton over the remaining patterns (all of them in the single layout).
     automaton: Automaton_,
+    /// Per regex pattern id: the key and the kind index.
+    entries: Vec<(u64, u8)>,
     precedence: Precedence,
     pattern_count: usize,
     wildcard_count: usize,
 }
 
-/// The automaton behind [`Compiled`].
+/// Literal prefix patterns in an anchored Aho-Corasick automaton.
+#[derive(Debug)]
+struct Literal {
+    nfa: aho_corasick::nfa::contiguous::NFA,
+    start: aho_corasick::automaton::StateID,
+    entries: Vec<(u64, u8)>,
+}
+
+/// The regex automaton behind [`Compiled`].
 #[derive(Debug)]
 enum Automaton_ {
     None,
@@ -254,8 +283,7 @@ impl Compiled {
     pub(crate) fn new(rules: &[Rule], profile: &Profile, config: &CompileConfig) -> Compiled {
         let mut always = [0u64; 2];
         // Deduplicated patterns: identical compiled patterns of the same kind keep the best key.
-        let mut index: std::collections::HashMap<(u8, Simple), usize> =
-            std::collections::HashMap::new();
+        let mut index: HashMap<(u8, Simple), usize> = HashMap::new();
         let mut simples: Vec<Simple> = Vec::new();
         let mut entries: Vec<(u64, u8)> = Vec::new();
         let mut add = |kind: usize, simplified: Simplified, k: u64| match simplified {
@@ -294,37 +322,118 @@ impl Compiled {
             }
         }
         let wildcard_count = simples.iter().filter(|s| s.wildcards() > 0).count();
-        let automaton = if simples.is_empty() {
-            Automaton_::None
-        } else if config.engine == EngineChoice::Reference {
-            Automaton_::Failed
-        } else {
-            build(&simples, config, wildcard_count)
-        };
-        Compiled {
-            entries,
+        let mut compiled = Compiled {
             always,
-            automaton,
+            literal: None,
+            exact: HashMap::new(),
+            automaton: Automaton_::None,
+            entries: Vec::new(),
             precedence: profile.precedence,
             pattern_count: simples.len(),
             wildcard_count,
+        };
+        if simples.is_empty() {
+            return compiled;
         }
+        let single = match config.engine {
+            EngineChoice::Reference => {
+                compiled.automaton = Automaton_::Failed;
+                return compiled;
+            }
+            EngineChoice::Lazy => Some(
+                build_nfa(&simples, config)
+                    .map_or(Automaton_::Failed, |nfa| build_lazy(nfa, config)),
+            ),
+            EngineChoice::Dense => Some(
+                build_nfa(&simples, config).map_or(Automaton_::Failed, |nfa| {
+                    build_dense(&nfa, config).unwrap_or_else(|| build_lazy(nfa, config))
+                }),
+            ),
+            EngineChoice::Split => None,
+            EngineChoice::Auto => {
+                if wildcard_count <= config.dense_max_wildcards {
+                    build_nfa(&simples, config)
+                        .filter(|nfa| nfa.states().len() <= DENSE_MAX_NFA_STATES)
+                        .and_then(|nfa| build_dense(&nfa, config))
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(automaton) = single {
+            compiled.automaton = automaton;
+            compiled.entries = entries;
+            return compiled;
+        }
+        // The split layout.
+        let mut literals: Vec<Vec<u8>> = Vec::new();
+        let mut literal_entries = Vec::new();
+        let mut rest: Vec<Simple> = Vec::new();
+        for (simple, entry) in simples.into_iter().zip(entries) {
+            match (simple.wildcards(), simple.anchored) {
+                (0, false) => {
+                    literal_entries.push(entry);
+                    literals.push(simple.pieces.into_iter().next().unwrap_or_default());
+                }
+                (0, true) => {
+                    let path = simple.pieces.into_iter().next().unwrap_or_default();
+                    let slot = compiled.exact.entry(path.into_boxed_slice()).or_default();
+                    let kind = entry.1 as usize;
+                    slot[kind] = slot[kind].max(entry.0);
+                }
+                _ => {
+                    rest.push(simple);
+                    compiled.entries.push(entry);
+                }
+            }
+        }
+        if !literals.is_empty() {
+            compiled.literal = match build_literal(&literals, literal_entries) {
+                Some(l) => Some(l),
+                None => {
+                    compiled.automaton = Automaton_::Failed;
+                    return compiled;
+                }
+            };
+        }
+        if !rest.is_empty() {
+            let wild = rest.len();
+            compiled.automaton = build_nfa(&rest, config).map_or(Automaton_::Failed, |nfa| {
+                let dense = (wild <= config.dense_max_wildcards
+                    && nfa.states().len() <= DENSE_MAX_NFA_STATES)
+                    .then(|| build_dense(&nfa, config))
+                    .flatten();
+                dense.unwrap_or_else(|| build_lazy(nfa, config))
+            });
+        }
+        compiled
     }
 
     /// The engine used for inputs on which nothing gives up.
     pub(crate) fn engine(&self) -> Engine {
-        match self.automaton {
-            Automaton_::None => Engine::Trivial,
-            Automaton_::Dense { .. } => Engine::Dense,
-            Automaton_::Lazy { .. } => Engine::Lazy,
-            Automaton_::Failed => Engine::Reference,
+        match (&self.automaton, self.is_split()) {
+            (Automaton_::Failed, _) => Engine::Reference,
+            (_, true) => Engine::Split,
+            (Automaton_::None, false) => Engine::Trivial,
+            (Automaton_::Dense { .. }, false) => Engine::Dense,
+            (Automaton_::Lazy { .. }, false) => Engine::Lazy,
         }
     }
 
-    /// Heap memory of the automaton and tables (not of per-thread lazy DFA caches).
+    fn is_split(&self) -> bool {
+        self.literal.is_some() || !self.exact.is_empty()
+    }
+
+    /// Heap memory of the automata and tables (not of per-thread lazy DFA caches).
     pub(crate) fn memory_usage(&self) -> usize {
-        let tables = self.entries.len() * std::mem::size_of::<(u64, u8)>();
-        tables
+        let entry = std::mem::size_of::<(u64, u8)>();
+        let literal = self.literal.as_ref().map_or(0, |l| {
+            aho_corasick::automaton::Automaton::memory_usage(&l.nfa) + l.entries.len() * entry
+        });
+        let exact: usize = self.exact.keys().map(|k| k.len() + 48).sum();
+        literal
+            + exact
+            + self.entries.len() * entry
             + match &self.automaton {
                 Automaton_::Dense { dfa, .. } => dfa.memory_usage(),
                 Automaton_::Lazy { dfa, nfa_memory } => dfa.memory_usage() + nfa_memory,
@@ -332,7 +441,7 @@ impl Compiled {
             }
     }
 
-    /// The number of distinct patterns in the automaton, and how many have a wildcard.
+    /// The number of distinct compiled patterns, and how many have a wildcard.
     pub(crate) fn pattern_counts(&self) -> (usize, usize) {
         (self.pattern_count, self.wildcard_count)
     }
@@ -371,7 +480,7 @@ impl Compiled {
         }
     }
 
-    /// Walks `path` once and returns the best key per kind (0 = no match of that kind).
+    /// Walks `path` and returns the best key per kind (0 = no match of that kind).
     /// `cache` must come from [`Compiled::create_cache`] of this value when the engine is lazy.
     #[inline]
     pub(crate) fn fold(
@@ -380,11 +489,20 @@ impl Compiled {
         cache: Option<&mut hybrid::dfa::Cache>,
     ) -> Result<[u64; 2], GaveUp> {
         let mut best = self.always;
+        if let Some(lit) = &self.literal {
+            lit.fold(path, &mut best);
+        }
+        if !self.exact.is_empty() {
+            if let Some(keys) = self.exact.get(path) {
+                best[ALLOW] = best[ALLOW].max(keys[ALLOW]);
+                best[DISALLOW] = best[DISALLOW].max(keys[DISALLOW]);
+            }
+        }
         match &self.automaton {
             Automaton_::None => {}
             Automaton_::Dense { dfa, start } => self.walk_dense(dfa, *start, path, &mut best),
             Automaton_::Lazy { dfa, .. } => {
-                let cache = cache.expect("lazy engine needs a cache");
+                let cache = cache.ok_or(GaveUp)?;
                 self.walk_lazy(dfa, cache, path, &mut best)
                     .map_err(|_| GaveUp)?;
             }
@@ -392,7 +510,6 @@ impl Compiled {
         }
         Ok(best)
     }
-
     /// Decides from the per-kind maxima: `(allowed, deciding rule index)`.
     #[inline]
     pub(crate) fn verdict(&self, best: [u64; 2]) -> (bool, Option<usize>) {
@@ -487,13 +604,16 @@ impl Compiled {
     }
 }
 
-/// Under [`EngineChoice::Auto`], NFAs with more states than this go straight to the lazy DFA.
+/// Under [`EngineChoice::Auto`], NFAs with more states than this go straight to the split
+/// layout.
+// PERF: a failed dense attempt costs its whole size budget in time; with more NFA states than
+// this the dense DFA almost never fits 1 MiB (measured on the real corpus), so don't try.
 const DENSE_MAX_NFA_STATES: usize = 3000;
 
-/// Builds the automaton for `simples`, choosing the engine by `config`.
-fn build(simples: &[Simple], config: &CompileConfig, wildcard_count: usize) -> Automaton_ {
+/// Builds the Thompson NFA of `simples`; `None` when it exceeds the size limit.
+fn build_nfa(simples: &[Simple], config: &CompileConfig) -> Option<NFA> {
     let hirs: Vec<Hir> = simples.iter().map(Simple::to_hir).collect();
-    let nfa = match thompson::Compiler::new()
+    thompson::Compiler::new()
         .syntax(SyntaxConfig::new().unicode(false).utf8(false))
         .configure(
             thompson::Config::new()
@@ -502,27 +622,56 @@ fn build(simples: &[Simple], config: &CompileConfig, wildcard_count: usize) -> A
                 .nfa_size_limit(Some(config.nfa_size_limit)),
         )
         .build_many_from_hir(&hirs)
-    {
-        Ok(nfa) => nfa,
-        Err(_) => return Automaton_::Failed,
-    };
-    let try_dense = match config.engine {
-        // PERF: a failed dense attempt costs its whole budget in time; with more NFA states
-        // than this the dense DFA almost never fits 1 MiB (measured on the real corpus), so
-        // don't try.
-        EngineChoice::Auto => {
-            wildcard_count <= config.dense_max_wildcards
-                && nfa.states().len() <= DENSE_MAX_NFA_STATES
-        }
-        EngineChoice::Dense => true,
-        _ => false,
-    };
-    if try_dense {
-        if let Some(a) = build_dense(&nfa, config) {
-            return a;
+        .ok()
+}
+
+/// Builds the anchored literal-prefix automaton.
+fn build_literal(literals: &[Vec<u8>], entries: Vec<(u64, u8)>) -> Option<Literal> {
+    use aho_corasick::automaton::Automaton as _;
+    let nfa = aho_corasick::nfa::contiguous::Builder::new()
+        .match_kind(aho_corasick::MatchKind::Standard)
+        .build(literals)
+        .ok()?;
+    let start = nfa.start_state(aho_corasick::Anchored::Yes).ok()?;
+    Some(Literal {
+        nfa,
+        start,
+        entries,
+    })
+}
+
+impl Literal {
+    /// Folds the keys of every literal that is a prefix of `path`.
+    #[inline]
+    fn fold(&self, path: &[u8], best: &mut [u64; 2]) {
+        use aho_corasick::automaton::Automaton as _;
+        let nfa = &self.nfa;
+        let mut sid = self.start;
+        for (at, &b) in path.iter().enumerate() {
+            sid = nfa.next_state(aho_corasick::Anchored::Yes, sid, b);
+            if nfa.is_special(sid) {
+                if nfa.is_dead(sid) {
+                    return;
+                }
+                if nfa.is_match(sid) {
+                    for i in 0..nfa.match_len(sid) {
+                        let pid = nfa.match_pattern(sid, i);
+                        // A state's matches include those of its failure states (suffixes of
+                        // the path so far, for unanchored search): only a pattern as long as
+                        // the path so far is a prefix match.
+                        if nfa.pattern_len(pid) != at + 1 {
+                            continue;
+                        }
+                        let (k, kind) = self.entries[pid.as_usize()];
+                        let slot = &mut best[kind as usize];
+                        if k > *slot {
+                            *slot = k;
+                        }
+                    }
+                }
+            }
         }
     }
-    build_lazy(nfa, config)
 }
 
 fn build_dense(nfa: &NFA, config: &CompileConfig) -> Option<Automaton_> {

@@ -188,7 +188,12 @@ fn run_case(id: &str, case: &Case, oracle: &mut Option<Oracle>) -> Vec<String> {
     let want_allowed = case.verdict == Verdict::Allowed;
     for (label, body, url) in variants(case, &robots, &url) {
         let parsed = Robots::parse(&body);
-        for engine in [EngineChoice::Auto, EngineChoice::Lazy, EngineChoice::Dense] {
+        for engine in [
+            EngineChoice::Auto,
+            EngineChoice::Lazy,
+            EngineChoice::Dense,
+            EngineChoice::Split,
+        ] {
             let m = MatcherBuilder::new()
                 .profile(profile)
                 .engine(engine)

@@ -60,7 +60,12 @@ fn robots_body(rules: &[(bool, String)]) -> String {
     s
 }
 
-const ENGINES: &[EngineChoice] = &[EngineChoice::Auto, EngineChoice::Lazy, EngineChoice::Dense];
+const ENGINES: &[EngineChoice] = &[
+    EngineChoice::Auto,
+    EngineChoice::Lazy,
+    EngineChoice::Dense,
+    EngineChoice::Split,
+];
 
 fn check(body: &str, paths: &[String]) -> Result<(), TestCaseError> {
     let robots = Robots::parse(body.as_bytes());

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use robotsmatch::{Matcher, Robots};
+use robotsmatch::{EngineChoice, MatcherBuilder, Robots};
 use robotsmatch_tools::{quantile, rule_derived_paths};
 
 const TIME_LIMIT: Duration = Duration::from_millis(100);
@@ -45,6 +45,13 @@ fn main() -> anyhow::Result<()> {
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     files.sort();
+    // `ROBOTSMATCH_ENGINE=lazy|dense|auto` compares engines (default auto).
+    let engine = match std::env::var("ROBOTSMATCH_ENGINE").as_deref() {
+        Ok("lazy") => EngineChoice::Lazy,
+        Ok("dense") => EngineChoice::Dense,
+        _ => EngineChoice::Auto,
+    };
+    let builder = MatcherBuilder::new().engine(engine);
     let mut rows = Vec::new();
     let total = Instant::now();
     for path in &files {
@@ -55,7 +62,7 @@ fn main() -> anyhow::Result<()> {
         let paths = rule_derived_paths(&robots, 200);
         for agent in &agents {
             let start = Instant::now();
-            let m = Matcher::new(&robots, agent.as_str());
+            let m = builder.build(&robots, agent.as_str());
             let compile = start.elapsed() + parse_time;
             let mut cache = m.create_cache();
             for p in &paths {
@@ -88,6 +95,11 @@ fn main() -> anyhow::Result<()> {
         total.elapsed()
     );
     println!("engines: {engines:?}");
+    println!(
+        "total memory {:.1} MiB over {} matchers",
+        mems.iter().sum::<usize>() as f64 / (1 << 20) as f64,
+        mems.len()
+    );
     println!("quantile      compile        memory");
     for (label, q) in [
         ("p50", 0.5),

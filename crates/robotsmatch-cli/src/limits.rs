@@ -1,0 +1,65 @@
+//! Engine and parse limits shared by the commands (`--engine`, `--dense-size-limit`, ...),
+//! with the library's defaults.
+
+use clap::{Args, ValueEnum};
+use robotsmatch::{EngineChoice, MatcherBuilder, ParseConfig, Profile};
+
+/// Engine and parse limits.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Engine: auto (one dense DFA when it fits the dense budget, else the split layout),
+    /// lazy, dense, split, or reference.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto, help_heading = "Limits")]
+    engine: EngineArg,
+    /// Largest dense DFA built, in bytes [default: 1 MiB for check, 64 KiB for classify].
+    #[arg(long, value_name = "BYTES", help_heading = "Limits")]
+    dense_size_limit: Option<usize>,
+    /// Largest NFA built, in bytes; above it the reference matcher decides.
+    #[arg(long, value_name = "BYTES", default_value_t = 32 << 20, help_heading = "Limits")]
+    nfa_size_limit: usize,
+    /// Capacity of one lazy-DFA cache, in bytes (one per thread and robots.txt body).
+    #[arg(long, value_name = "BYTES", default_value_t = 2 << 20, help_heading = "Limits")]
+    cache_capacity: usize,
+    /// Bytes of a robots.txt file that are parsed.
+    #[arg(long, value_name = "BYTES", default_value_t = ParseConfig::DEFAULT_MAX_BYTES, help_heading = "Limits")]
+    max_robots_size: usize,
+    /// Bytes of one robots.txt line that are kept.
+    #[arg(long, value_name = "BYTES", default_value_t = ParseConfig::DEFAULT_MAX_LINE_LEN, help_heading = "Limits")]
+    max_line_length: usize,
+}
+
+/// `--engine` values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    Auto,
+    Lazy,
+    Dense,
+    Split,
+    Reference,
+}
+
+impl LimitArgs {
+    /// The parse limits.
+    pub fn parse_config(&self) -> ParseConfig {
+        ParseConfig::new()
+            .max_bytes(self.max_robots_size)
+            .max_line_len(self.max_line_length)
+    }
+
+    /// A matcher builder with these limits, `profile`, and `dense_default` as the dense budget
+    /// when none was given.
+    pub fn builder(&self, profile: Profile, dense_default: usize) -> MatcherBuilder {
+        MatcherBuilder::new()
+            .profile(profile)
+            .engine(match self.engine {
+                EngineArg::Auto => EngineChoice::Auto,
+                EngineArg::Lazy => EngineChoice::Lazy,
+                EngineArg::Dense => EngineChoice::Dense,
+                EngineArg::Split => EngineChoice::Split,
+                EngineArg::Reference => EngineChoice::Reference,
+            })
+            .dense_size_limit(self.dense_size_limit.unwrap_or(dense_default))
+            .nfa_size_limit(self.nfa_size_limit)
+            .cache_capacity(self.cache_capacity)
+    }
+}

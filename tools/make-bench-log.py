@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Builds the multi-host benchmark log for `classify` (deterministic, seeded).
+
+The real Reddit 2010 URLs of ../shared/corpora/urls, plus one URL for every host of the real
+robots store (so that the whole store gets compiled), shuffled, and repeated (reshuffled each
+time) until the log is at least --size bytes.
+
+Usage: python3 tools/make-bench-log.py [--corpora ../shared/corpora] [--size 1G] OUT
+"""
+
+import argparse
+import gzip
+import os
+import random
+
+
+def parse_size(s):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(float(s[:-1]) * units[s[-1].upper()]) if s[-1].upper() in units else int(s)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpora", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpora"))
+    ap.add_argument("--size", default="1G")
+    ap.add_argument("out")
+    a = ap.parse_args()
+    urls = []
+    for name in sorted(os.listdir(os.path.join(a.corpora, "urls"))):
+        if name.startswith("reddit-") and name.endswith(".txt.gz"):
+            with gzip.open(os.path.join(a.corpora, "urls", name), "rb") as f:
+                urls.extend(line.rstrip(b"\r\n") for line in f if line.strip())
+    for name in sorted(os.listdir(os.path.join(a.corpora, "robots"))):
+        if name.endswith(".txt"):
+            host = name[:-4].replace("_", ":")
+            urls.append(b"https://" + host.encode() + b"/index.html?from=robotsmatch-bench")
+    rng = random.Random(9309)
+    target = parse_size(a.size)
+    written = 0
+    with open(a.out, "wb") as out:
+        while written < target:
+            rng.shuffle(urls)
+            block = b"\n".join(urls) + b"\n"
+            out.write(block)
+            written += len(block)
+    print(f"{a.out}: {written} bytes, {len(urls)} URLs per repetition")
+
+
+if __name__ == "__main__":
+    main()
