@@ -79,7 +79,7 @@ pub enum Only {
 }
 
 /// The dense DFA budget per robots.txt body in a store, in bytes.
-const STORE_DENSE_SIZE_LIMIT: usize = 64 << 10;
+const STORE_DENSE_SIZE_LIMIT: usize = 16 << 10;
 
 /// How many malformed lines are reported in full.
 const MALFORMED_SHOWN: usize = 10;

@@ -11,7 +11,7 @@ pub struct LimitArgs {
     /// lazy, dense, split, or reference.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, help_heading = "Limits")]
     engine: EngineArg,
-    /// Largest dense DFA built, in bytes [default: 1 MiB for check, 64 KiB for classify].
+    /// Largest dense DFA built, in bytes [default: 1 MiB for check, 16 KiB per body for classify].
     #[arg(long, value_name = "BYTES", help_heading = "Limits")]
     dense_size_limit: Option<usize>,
     /// Largest NFA built, in bytes; above it the reference matcher decides.
