@@ -7,8 +7,8 @@ use robotsmatch::{EngineChoice, MatcherBuilder, ParseConfig, Profile};
 /// Engine and parse limits.
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {
-    /// Engine: auto (one dense DFA when it fits the dense budget, else the split layout),
-    /// lazy, dense, split, or reference.
+    /// Engine: auto (direct for up to 8 patterns, else one dense DFA when it fits the dense
+    /// budget, else the split layout), lazy, dense, split, direct, or reference.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, help_heading = "Limits")]
     engine: EngineArg,
     /// Largest dense DFA built, in bytes [default: 1 MiB for check, 16 KiB per body for classify].
@@ -35,6 +35,7 @@ enum EngineArg {
     Lazy,
     Dense,
     Split,
+    Direct,
     Reference,
 }
 
@@ -56,6 +57,7 @@ impl LimitArgs {
                 EngineArg::Lazy => EngineChoice::Lazy,
                 EngineArg::Dense => EngineChoice::Dense,
                 EngineArg::Split => EngineChoice::Split,
+                EngineArg::Direct => EngineChoice::Direct,
                 EngineArg::Reference => EngineChoice::Reference,
             })
             .dense_size_limit(self.dense_size_limit.unwrap_or(dense_default))

@@ -87,6 +87,14 @@ impl MatcherBuilder {
         self
     }
 
+    /// In the split layout, more wildcard patterns than this (default 32) go behind a literal
+    /// prefilter and are checked one by one, instead of into a lazy DFA: with hundreds of `*`
+    /// patterns every lazy DFA state holds a live position in each, and its cache thrashes.
+    pub fn lazy_max_wildcards(mut self, n: usize) -> MatcherBuilder {
+        self.compile.lazy_max_wildcards = n;
+        self
+    }
+
     /// Builds the matcher for `agent` (a product token, a full user-agent string, or an
     /// [`Agent`]). Never fails: if the automaton cannot be built within its limits, the
     /// reference matcher decides.
@@ -99,7 +107,9 @@ impl MatcherBuilder {
             .flat_map(|&g| robots.groups()[g].rules().iter().cloned())
             .collect();
         let compiled = Compiled::new(&rules, &self.profile, &self.compile);
-        let maker: CacheMaker = compiled.cache_maker();
+        let pool = compiled
+            .needs_cache()
+            .then(|| Pool::new(compiled.cache_maker() as CacheMaker));
         Matcher {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             agent,
@@ -107,7 +117,7 @@ impl MatcherBuilder {
             selection,
             rules,
             compiled,
-            pool: Pool::new(maker),
+            pool,
             reference: OnceLock::new(),
         }
     }
@@ -136,7 +146,8 @@ pub struct Matcher {
     selection: Selection,
     rules: Vec<Rule>,
     compiled: Compiled,
-    pool: Pool<Option<hybrid::dfa::Cache>, CacheMaker>,
+    /// Lazy-DFA caches for [`Matcher::decide`]; only when the engine needs them.
+    pool: Option<Pool<Option<hybrid::dfa::Cache>, CacheMaker>>,
     reference: OnceLock<Reference>,
 }
 
@@ -214,11 +225,12 @@ impl Matcher {
     /// The fragment is ignored. Does not allocate unless the path needs canonicalising.
     pub fn decide(&self, url: impl AsRef<[u8]>) -> Decision<'_> {
         let path = canonical_path(url.as_ref());
-        if self.compiled.needs_cache() {
-            let mut guard = self.pool.get();
-            self.decide_canonical_inner(&path, guard.as_mut())
-        } else {
-            self.decide_canonical_inner(&path, None)
+        match &self.pool {
+            Some(pool) => {
+                let mut guard = pool.get();
+                self.decide_canonical_inner(&path, guard.as_mut())
+            }
+            None => self.decide_canonical_inner(&path, None),
         }
     }
 

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use robotsmatch::agent::product_token;
 use robotsmatch::canon::path_and_query;
-use robotsmatch::{EngineChoice, MatcherBuilder, Profile, Robots};
+use robotsmatch::{Profile, Robots};
 use serde::Deserialize;
 
 use crate::oracle::{workspace, Oracle};
@@ -188,18 +188,10 @@ fn run_case(id: &str, case: &Case, oracle: &mut Option<Oracle>) -> Vec<String> {
     let want_allowed = case.verdict == Verdict::Allowed;
     for (label, body, url) in variants(case, &robots, &url) {
         let parsed = Robots::parse(&body);
-        for engine in [
-            EngineChoice::Auto,
-            EngineChoice::Lazy,
-            EngineChoice::Dense,
-            EngineChoice::Split,
-        ] {
-            let m = MatcherBuilder::new()
-                .profile(profile)
-                .engine(engine)
-                .build(&parsed, case.agent.as_str());
+        for (n, builder) in crate::prop::builders(profile).into_iter().enumerate() {
+            let m = builder.build(&parsed, case.agent.as_str());
             let d = m.decide(&url);
-            let engine_name = format!("{engine:?}/{}", d.engine().as_str());
+            let engine_name = format!("builder {n}/{}", d.engine().as_str());
             if d.is_allowed() != want_allowed {
                 fails.push(format!(
                     "{id} [{label}, {engine_name}]: verdict {} (rule {:?}), want {:?}",

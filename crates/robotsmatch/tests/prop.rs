@@ -60,24 +60,26 @@ fn robots_body(rules: &[(bool, String)]) -> String {
     s
 }
 
-const ENGINES: &[EngineChoice] = &[
-    EngineChoice::Auto,
-    EngineChoice::Lazy,
-    EngineChoice::Dense,
-    EngineChoice::Split,
-];
+/// The engine configurations every case runs on.
+pub fn builders(profile: Profile) -> Vec<MatcherBuilder> {
+    let b = MatcherBuilder::new().profile(profile);
+    vec![
+        b.clone().engine(EngineChoice::Auto),
+        b.clone().engine(EngineChoice::Lazy),
+        b.clone().engine(EngineChoice::Dense),
+        b.clone().engine(EngineChoice::Split),
+        // The split layout with every wildcard pattern behind the literal prefilter.
+        b.clone().engine(EngineChoice::Split).lazy_max_wildcards(0),
+        b.engine(EngineChoice::Direct),
+    ]
+}
 
 fn check(body: &str, paths: &[String]) -> Result<(), TestCaseError> {
     let robots = Robots::parse(body.as_bytes());
     for profile in Profile::ALL {
-        let matchers: Vec<Matcher> = ENGINES
+        let matchers: Vec<Matcher> = builders(*profile)
             .iter()
-            .map(|&e| {
-                MatcherBuilder::new()
-                    .profile(*profile)
-                    .engine(e)
-                    .build(&robots, "bot")
-            })
+            .map(|b| b.build(&robots, "bot"))
             .collect();
         if matchers[1].pattern_counts().0 > 0 {
             prop_assert_eq!(matchers[1].engine(), robotsmatch::Engine::Lazy);

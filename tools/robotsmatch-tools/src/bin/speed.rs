@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use robotsmatch::{Matcher, Robots};
+use robotsmatch::{EngineChoice, MatcherBuilder, Robots};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,8 +20,18 @@ fn main() -> anyhow::Result<()> {
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .collect();
+    // `ROBOTSMATCH_ENGINE=direct|dense|lazy|split` compares engines (default auto).
+    let engine = match std::env::var("ROBOTSMATCH_ENGINE").as_deref() {
+        Ok("direct") => EngineChoice::Direct,
+        Ok("dense") => EngineChoice::Dense,
+        Ok("lazy") => EngineChoice::Lazy,
+        Ok("split") => EngineChoice::Split,
+        _ => EngineChoice::Auto,
+    };
     let start = Instant::now();
-    let m = Matcher::new(&Robots::parse(&body), agent);
+    let m = MatcherBuilder::new()
+        .engine(engine)
+        .build(&Robots::parse(&body), agent);
     let compile = start.elapsed();
     let mut cache = m.create_cache();
     let mut best = f64::MAX;
