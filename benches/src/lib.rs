@@ -217,3 +217,21 @@ pub fn verdicts<P: Peer>(w: &Workload, urls: &[String]) -> Option<(P, Vec<bool>)
     .ok()
     .flatten()
 }
+
+/// A synthetic group of `n` rules: literal directory prefixes, or patterns with wildcards.
+pub fn synthetic(n: usize, wildcard: bool) -> String {
+    let mut s = String::from("User-agent: *\n");
+    for i in 0..n {
+        let kind = if i % 5 == 0 { "Allow" } else { "Disallow" };
+        if wildcard {
+            match i % 3 {
+                0 => s.push_str(&format!("{kind}: /*/section{i}/*.pdf$\n")),
+                1 => s.push_str(&format!("{kind}: /*?*param{i}=\n")),
+                _ => s.push_str(&format!("{kind}: /dir{i}/*/page\n")),
+            }
+        } else {
+            s.push_str(&format!("{kind}: /dir{i}/sub{}/\n", i % 7));
+        }
+    }
+    s
+}

@@ -69,8 +69,9 @@ impl Engine {
 /// Which engine the builder should use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum EngineChoice {
-    /// The direct matcher for at most 8 patterns; else one dense DFA of every pattern when it
-    /// builds within the dense budget; else the split layout.
+    /// The direct matcher for at most 8 patterns; else, when some (at most
+    /// `dense_max_wildcards`) patterns have a `*`, one dense DFA of every pattern if it builds
+    /// within the dense budget; else the split layout.
     #[default]
     Auto,
     /// Always the lazy DFA, over every pattern.
@@ -388,7 +389,10 @@ impl Compiled {
             ),
             EngineChoice::Split | EngineChoice::Direct => None,
             EngineChoice::Auto => {
-                if wildcard_count <= config.dense_max_wildcards {
+                // PERF: literal-only rule sets go to the split layout, whose Aho-Corasick DFA
+                // builds far faster than a regex dense DFA and walks as fast (measured: 10
+                // literal rules, 111 µs to build dense).
+                if wildcard_count > 0 && wildcard_count <= config.dense_max_wildcards {
                     build_nfa(&simples, config)
                         .filter(|nfa| nfa.states().len() <= DENSE_MAX_NFA_STATES)
                         .and_then(|nfa| build_dense(&nfa, config))

@@ -1,0 +1,83 @@
+//! `memory`: heap bytes held by a built matcher, for robotsmatch and every peer, on the
+//! workloads and on synthetic rule sets of 10 to 10,000 rules. Measured with a counting global
+//! allocator: live bytes after building minus live bytes before (the robots.txt body itself is
+//! not counted; a peer that borrows the body is charged nothing for it).
+//!
+//! Usage: `cargo run --release -p robotsmatch-benches --bin memory`
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicIsize, Ordering};
+
+use robotsmatch_benches::*;
+
+/// The system allocator, counting live bytes.
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+// SAFETY: every method forwards to `System` with the same arguments and only adds bookkeeping
+// on an atomic counter, so `System`'s guarantees hold unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: same layout as given to us, per GlobalAlloc's contract.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: `ptr` came from `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        LIVE.fetch_add(new as isize - layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged; `ptr` and `layout` satisfy realloc's contract by ours.
+        unsafe { System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn held<P: Peer>(robots: &[u8]) -> Option<isize> {
+    let before = LIVE.load(Ordering::Relaxed);
+    let p = P::build(robots, "Googlebot")?;
+    let after = LIVE.load(Ordering::Relaxed);
+    drop(p);
+    Some(after - before)
+}
+
+fn kib(x: Option<isize>) -> String {
+    x.map_or("n/a".into(), |b| format!("{:.1} KiB", b as f64 / 1024.0))
+}
+
+fn row(label: &str, robots: &[u8]) {
+    println!(
+        "| {label} | {} | {} | {} | {} | {} |",
+        kib(held::<RobotsMatch>(robots)),
+        kib(held::<TextingRobots>(robots)),
+        kib(held::<FastRobots>(robots)),
+        kib(held::<RobotParser>(robots)),
+        kib(held::<CylonPeer>(robots)),
+    );
+}
+
+fn main() {
+    println!("| input | robotsmatch | texting_robots | fast-robots | robotparser | cylon |");
+    println!("|---|---|---|---|---|---|");
+    for name in WORKLOADS {
+        let w = load(name);
+        row(name, &w.robots);
+    }
+    for wildcard in [false, true] {
+        for n in [10usize, 100, 1000, 10_000] {
+            let body = synthetic(n, wildcard);
+            row(
+                &format!(
+                    "{n} {} rules",
+                    if wildcard { "wildcard" } else { "literal" }
+                ),
+                body.as_bytes(),
+            );
+        }
+    }
+}
