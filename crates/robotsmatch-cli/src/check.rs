@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use robotsmatch::{Matcher, Precedence, Profile, Robots, Rule, SelectionKind};
+use robotsmatch::{catalog, Matcher, Precedence, Profile, Robots, Rule, SelectionKind};
 
 use crate::output::{self, rule_json, verdict, write_tsv};
 
@@ -15,11 +15,13 @@ pub struct CheckArgs {
     /// The robots.txt file.
     #[arg(long, value_name = "FILE")]
     robots: PathBuf,
-    /// The crawler: a product token (Googlebot) or a full user-agent string.
+    /// The crawler: a product token (Googlebot), a full user-agent string, a catalog name
+    /// (see `robotsmatch crawlers`), or `all` for one line per catalog crawler.
     #[arg(long, value_name = "AGENT")]
     agent: String,
-    /// Matching profile: google (RFC 9309 as Google applies it) or legacy (first match).
-    #[arg(long, value_name = "P", default_value = "google")]
+    /// Matching profile: google (RFC 9309 as Google applies it) or legacy (first match); a
+    /// comma-separated list (google,legacy) shows the verdicts side by side.
+    #[arg(long, value_name = "P[,P]", default_value = "google")]
     profile: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -40,6 +42,16 @@ enum Format {
     Tsv,
     /// One JSON document with every decision.
     Json,
+}
+
+impl From<Format> for crate::matrix::Format {
+    fn from(f: Format) -> crate::matrix::Format {
+        match f {
+            Format::Text => crate::matrix::Format::Text,
+            Format::Tsv => crate::matrix::Format::Tsv,
+            Format::Json => crate::matrix::Format::Json,
+        }
+    }
 }
 
 /// Parses a `--profile` value.
@@ -64,13 +76,29 @@ pub fn read_robots(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 
 /// Runs `check`; returns the exit code.
 pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
-    let profile = parse_profile(&args.profile)?;
+    let profiles = args
+        .profile
+        .split(',')
+        .map(parse_profile)
+        .collect::<anyhow::Result<Vec<Profile>>>()?;
     let body = read_robots(&args.robots)?;
     let robots = Robots::parse_with(&body, &args.limits.parse_config());
+    if args.agent.eq_ignore_ascii_case("all") || profiles.len() > 1 {
+        return crate::matrix::run(
+            &args.robots,
+            &robots,
+            &args.agent,
+            &profiles,
+            args.format.into(),
+            &args.limits,
+            &args.urls,
+        );
+    }
+    let profile = profiles[0];
     let matcher = args
         .limits
         .builder(profile, 1 << 20)
-        .build(&robots, args.agent.as_str());
+        .build(&robots, catalog::agent_for(&args.agent));
     let mut out = output::stdout();
     match args.format {
         Format::Tsv => {
@@ -155,12 +183,24 @@ fn describe_group(robots: &Robots, m: &Matcher) -> String {
             } else {
                 String::new()
             };
-            format!("{}{merged}; '*' groups ignored", l.join(", "))
+            let fallback = if t.eq_ignore_ascii_case(m.agent().token()) {
+                String::new()
+            } else {
+                format!(
+                    " (fallback: no group names '{}')",
+                    m.agent().token()
+                )
+            };
+            format!("{}{merged}{fallback}; '*' groups ignored", l.join(", "))
         }
         SelectionKind::Wildcard => {
             let l = lines(&|a| a.is_wildcard());
             format!("{} (no group names '{}')", l.join(", "), m.agent().token())
         }
+        SelectionKind::None if !m.agent().get_obeys_wildcard() => format!(
+            "none: no group names '{}', and this crawler ignores '*' groups, so everything is allowed",
+            m.agent().token()
+        ),
         SelectionKind::None => format!(
             "none: no group names '{}' and there is no '*' group, so everything is allowed",
             m.agent().token()

@@ -10,7 +10,6 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use robotsmatch::canon::canonical_path;
-use robotsmatch::Agent;
 
 use crate::bulk::{self, Chunk, LogPath, PipelineConfig};
 use crate::logline::{self, LineFormat, Malformed};
@@ -140,7 +139,7 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     // A smaller dense budget than `check`: a store holds thousands of matchers at once.
     let store = Store::open(
         &args.robots,
-        Agent::new(&args.agent),
+        robotsmatch::catalog::agent_for(&args.agent),
         args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT),
         args.limits.parse_config(),
     )?;

@@ -7,8 +7,13 @@
 mod bulk;
 mod check;
 mod classify;
+mod crawlers;
+mod diff;
+mod expect;
 mod limits;
+mod lint;
 mod logline;
+mod matrix;
 mod output;
 mod store;
 
@@ -30,6 +35,14 @@ enum Command {
     Check(check::CheckArgs),
     /// Classify every URL of crawl logs against a per-host robots store, on all cores.
     Classify(classify::ClassifyArgs),
+    /// Check a list of URLs that must stay crawlable or blocked (exit 1 when any fails).
+    Test(expect::TestArgs),
+    /// Show which URLs of a log change verdict between two versions of a file (exit 1 if any).
+    Diff(diff::DiffArgs),
+    /// Find the mistakes in a robots.txt file (exit 1 when there are errors).
+    Lint(lint::LintArgs),
+    /// List the crawler catalog: tokens, fallbacks, '*' behaviour, documentation.
+    Crawlers(crawlers::CrawlersArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +57,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Classify(args) => classify::run(args),
+        Command::Test(args) => expect::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::Crawlers(args) => crawlers::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -73,3 +73,8 @@ pub fn rule_json(rule: Option<&Rule>) -> serde_json::Value {
         None => serde_json::Value::Null,
     }
 }
+
+/// Like [`sanitize`], for text.
+pub fn sanitize_str(s: &str) -> String {
+    s.replace(['\t', '\n', '\r'], " ")
+}
