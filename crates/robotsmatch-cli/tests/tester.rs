@@ -720,3 +720,48 @@ fn check_profiles_side_by_side() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The README's walk-through, as printed there.
+#[test]
+fn readme_walk_through() {
+    let o = run(&[
+        "test",
+        "--robots",
+        SHOP,
+        "--agent",
+        "Googlebot",
+        "corpora/examples/shop.expect",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        out(&o),
+        "FAIL corpora/examples/shop.expect:13: disallow https://shop.example/cart (Googlebot-Image): expected disallowed, got allowed (no rule matches)\n\
+         8 passed, 1 failed\n"
+    );
+    let o = run(&["lint", SHOP]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out(&o).starts_with(
+        "corpora/examples/shop.txt:11: warning[wildcard-rules-lost]: the group for 'Googlebot-Image' replaces the '*' group"
+    ));
+    let o = run(&[
+        "check",
+        "--robots",
+        NEW,
+        "--agent",
+        "all",
+        "--format",
+        "json",
+        "https://arstechnica.com/science/",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["results"][0]["rows"].as_array().unwrap();
+    let verdict = |agent: &str| {
+        rows.iter()
+            .find(|r| r["agent"] == agent)
+            .map(|r| r["verdict"].as_str().unwrap().to_string())
+    };
+    assert_eq!(verdict("GPTBot").as_deref(), Some("disallowed"));
+    assert_eq!(verdict("ClaudeBot").as_deref(), Some("allowed"));
+    assert_eq!(verdict("Google-Extended").as_deref(), Some("disallowed"));
+}

@@ -29,7 +29,7 @@ use crate::parse::{DirectiveKind, Group, Robots, Rule, RuleKind, WarningKind};
 use crate::reference::matches;
 
 /// Groups with more rules than this are not compared rule against rule (quadratic).
-pub const MAX_PAIRWISE: usize = 2000;
+pub const MAX_PAIRWISE: usize = 1000;
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -634,6 +634,15 @@ pub fn covers(outer: &[u8], inner: &[u8]) -> bool {
         Some((b'$', rest)) => (rest, true),
         _ => (inner, false),
     };
+    // Quick rejection: the literal start of `outer` must start `inner` (an inner `*` cannot
+    // stand for a literal byte).
+    let lit = outer
+        .iter()
+        .position(|&b| b == b'*' || b == b'$')
+        .unwrap_or(outer.len());
+    if !inner_text.starts_with(&outer[..lit]) {
+        return false;
+    }
     if outer_anchored && !inner_anchored {
         // `/a*$` is `/a`; anything else anchored matches a bounded set of URLs.
         let body = &outer[..outer.len() - 1];
@@ -803,7 +812,7 @@ fn pairwise(group: &Group, out: &mut Out) {
         if reported || r.rule.kind() != RuleKind::Allow {
             continue;
         }
-        // Ties, reported once per pair at the Allow.
+        // Ties, reported at the Allow (with the first Disallow it ties with).
         for d in &rules {
             if d.rule.kind() != RuleKind::Disallow {
                 continue;
@@ -827,6 +836,8 @@ fn pairwise(group: &Group, out: &mut Out) {
                     "make the rule that should win longer (for example spell out more of the path)".into(),
                     vec![d.rule.line()],
                 );
+                // One tie per Allow is enough to show the problem.
+                break;
             }
         }
     }
@@ -883,6 +894,12 @@ fn collapse_stars(p: &[u8]) -> Vec<u8> {
 /// `/admin` and `/admin/` both in the file, for rules of the same kind.
 fn slash_variants(robots: &Robots, out: &mut Out) {
     let rules: Vec<&Rule> = robots.groups().iter().flat_map(|g| g.rules()).collect();
+    // (kind, pattern) -> the first rule with it.
+    let mut by_pattern: std::collections::HashMap<(RuleKind, &[u8]), &Rule> =
+        std::collections::HashMap::new();
+    for r in &rules {
+        by_pattern.entry((r.kind(), r.pattern())).or_insert(r);
+    }
     let mut done = std::collections::HashSet::new();
     for r in &rules {
         let p = r.pattern();
@@ -891,10 +908,7 @@ fn slash_variants(robots: &Robots, out: &mut Out) {
         }
         let mut with_slash = p.to_vec();
         with_slash.push(b'/');
-        if let Some(s) = rules
-            .iter()
-            .find(|s| s.kind() == r.kind() && s.pattern() == with_slash.as_slice())
-        {
+        if let Some(s) = by_pattern.get(&(r.kind(), with_slash.as_slice())) {
             if !done.insert(r.line()) {
                 continue;
             }
@@ -906,7 +920,11 @@ fn slash_variants(robots: &Robots, out: &mut Out) {
                     "'{r}' also matches '{text}-old', '{text}.php', '{text}istrator'...; the file also has '{s}' (line {}), so '{text}/' was probably meant",
                     s.line()
                 ),
-                format!("write '{}: {text}/' (or '{}: {text}$' for the page itself)", r.kind().key(), r.kind().key()),
+                format!(
+                    "write '{}: {text}/' (or '{}: {text}$' for the page itself)",
+                    r.kind().key(),
+                    r.kind().key()
+                ),
                 vec![s.line()],
             );
         }
@@ -966,6 +984,10 @@ fn wildcard_lost(robots: &Robots, out: &mut Out) {
                 .iter()
                 .all(|r| r.rule.kind() == RuleKind::Allow && (r.canon == b"/" || r.canon == b"/*"));
         if explicit_allow_all {
+            continue;
+        }
+        if wild.len().saturating_mul(named.len()) > MAX_PAIRWISE * MAX_PAIRWISE {
+            // Too many comparisons; say nothing rather than guess.
             continue;
         }
         let lost: Vec<u32> = wild
