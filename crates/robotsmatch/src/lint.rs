@@ -300,6 +300,7 @@ pub fn lint_robots(body: &[u8], robots: &Robots) -> Vec<Finding> {
         for rule in group.rules() {
             pattern_checks(rule, &mut out);
         }
+        trailing_stars(group, &mut out);
         if group.rules().len() <= MAX_PAIRWISE {
             pairwise(group, &mut out);
         }
@@ -573,7 +574,41 @@ fn pattern_checks(rule: &Rule, out: &mut Out) {
             );
         }
     }
-    if p.len() > 1 && p.ends_with(b"*") {
+}
+
+/// Trailing `*`: no effect on which URLs a rule matches, but each adds 1 to its priority. It
+/// is reported only when dropping it changes no verdict: no rule of the other kind that can
+/// match the same URL has a priority the shorter pattern would lose (or win) against.
+fn trailing_stars(group: &Group, out: &mut Out) {
+    let rules: Vec<Prepared<'_>> = group
+        .rules()
+        .iter()
+        .filter(|r| !r.pattern().is_empty())
+        .map(Prepared::new)
+        .collect();
+    for me in &rules {
+        let rule = me.rule;
+        let p = rule.pattern();
+        if p.len() < 2 || !p.ends_with(b"*") || !matches!(p[0], b'/' | b'*') {
+            continue;
+        }
+        let stars = p.iter().rev().take_while(|&&b| b == b'*').count();
+        let (hi, lo) = (me.priority(), me.priority().saturating_sub(stars));
+        let matters = rules.iter().any(|other| {
+            if other.rule.kind() == rule.kind() {
+                return false;
+            }
+            let q = other.priority();
+            let in_range = match rule.kind() {
+                RuleKind::Allow => lo < q && q <= hi,
+                RuleKind::Disallow => lo <= q && q < hi,
+            };
+            in_range && overlap(&me.canon, &other.canon)
+        });
+        if matters {
+            continue;
+        }
+        let text = rule.pattern_lossy();
         let trimmed = text.trim_end_matches('*');
         let suggestion = if trimmed.is_empty() { "/" } else { trimmed };
         out.push(
@@ -1188,6 +1223,15 @@ mod tests {
             vec![(2, "trailing-star")]
         );
         assert!(!has("User-agent: *\nDisallow: /a*b\n", "trailing-star"));
+        // `Allow: /*` (2) beats `Disallow: /a` (2) on a tie; `Allow: /` (1) would lose.
+        assert!(!has(
+            "User-agent: *\nAllow: /*\nDisallow: /a\n",
+            "trailing-star"
+        ));
+        assert!(has(
+            "User-agent: *\nAllow: /*\nDisallow: /ab\n",
+            "trailing-star"
+        ));
     }
 
     #[test]
@@ -1225,7 +1269,7 @@ mod tests {
         ));
         assert_eq!(
             codes("User-agent: *\nAllow: /a*\nDisallow: /*b\n"),
-            vec![(2, "allow-disallow-tie"), (2, "trailing-star")]
+            vec![(2, "allow-disallow-tie")]
         );
         assert!(!has(
             "User-agent: *\nAllow: /ab\nDisallow: /cd\n",
