@@ -266,6 +266,13 @@ fn lint_every_finding_triggers_and_does_not() {
             b"User-agent: *\nAllow: /shop/help\nDisallow: /shop\n".to_vec(),
         ),
         (
+            "split-group",
+            b"User-agent: Googlebot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n\nUser-agent: googlebot\nDisallow: /c\n"
+                .to_vec(),
+            7,
+            b"User-agent: Googlebot\nDisallow: /a\nDisallow: /c\n\nUser-agent: *\nDisallow: /b\n".to_vec(),
+        ),
+        (
             "slash-variant",
             b"User-agent: *\nDisallow: /admin\n\nUser-agent: Googlebot\nDisallow: /admin/\n"
                 .to_vec(),

@@ -181,6 +181,11 @@ pub const CODES: &[(&str, Severity, &str)] = &[
         "first-match crawlers decide differently from longest-match ones",
     ),
     (
+        "split-group",
+        Severity::Warning,
+        "a crawler named by several groups: Google merges them, first-group crawlers do not",
+    ),
+    (
         "slash-variant",
         Severity::Warning,
         "'/admin' where '/admin/' was probably meant",
@@ -306,6 +311,7 @@ pub fn lint_robots(body: &[u8], robots: &Robots) -> Vec<Finding> {
         }
     }
     slash_variants(robots, &mut out);
+    split_groups(robots, &mut out);
     wildcard_lost(robots, &mut out);
     staging_leak(robots, &mut out);
     out.findings
@@ -966,6 +972,50 @@ fn slash_variants(robots: &Robots, out: &mut Out) {
     }
 }
 
+/// A crawler (or `*`) named by several groups: Google merges them; crawlers that use only the
+/// first group naming them (the legacy profile, Python's robotparser) ignore the later ones.
+fn split_groups(robots: &Robots, out: &mut Out) {
+    let groups = robots.groups();
+    // (lower-case token or "*", first group index, its line)
+    let mut seen: Vec<(String, usize, u32)> = Vec::new();
+    for (gi, g) in groups.iter().enumerate() {
+        if g.rules().is_empty() {
+            continue;
+        }
+        let mut reported_here = false;
+        for a in g.agents() {
+            let key = if a.is_wildcard() {
+                "*".to_string()
+            } else if a.token().is_empty() {
+                continue;
+            } else {
+                a.token().to_ascii_lowercase()
+            };
+            match seen.iter().find(|(k, _, _)| *k == key) {
+                Some((_, first, line)) if *first != gi && !reported_here => {
+                    let name = if key == "*" {
+                        "*".to_string()
+                    } else {
+                        a.token().to_string()
+                    };
+                    out.push_related(
+                        a.line(),
+                        "split-group",
+                        format!(
+                            "'{name}' is also named by the group at line {line}: Google merges the two groups, crawlers that obey only the first group naming them (legacy) ignore this one"
+                        ),
+                        format!("move these rules into the group at line {line}"),
+                        vec![*line],
+                    );
+                    reported_here = true;
+                }
+                Some(_) => {}
+                None => seen.push((key, gi, a.line())),
+            }
+        }
+    }
+}
+
 /// Groups chosen, lost rule lines, tokens, line of the first token.
 type LostReport = (Vec<usize>, Vec<u32>, Vec<String>, u32);
 
@@ -1282,6 +1332,18 @@ mod tests {
         assert!(!has(
             "User-agent: *\nAllow: /cart/help\nDisallow: /cart\n",
             "order-dependent"
+        ));
+    }
+
+    #[test]
+    fn split_group() {
+        assert_eq!(
+            codes("User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n\nUser-agent: A\nDisallow: /z\n"),
+            vec![(1, "wildcard-rules-lost"), (7, "split-group")]
+        );
+        assert!(!has(
+            "User-agent: a\nUser-agent: b\nDisallow: /x\n\nUser-agent: c\nDisallow: /y\n",
+            "split-group"
         ));
     }
 
