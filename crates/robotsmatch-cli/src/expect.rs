@@ -3,7 +3,8 @@
 //!
 //! The expectations file has one entry per line: `allow URL` or `disallow URL`; `agent NAME`
 //! switches the crawler for the lines below it (a product token, a full user-agent string or a
-//! catalog name); `#` starts a comment; blank lines are skipped. Keywords ignore case.
+//! catalog name); `#` at the start of a line or after white space starts a comment (a `#`
+//! inside a URL is its fragment); blank lines are skipped. Keywords ignore case.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -62,7 +63,7 @@ fn parse(text: &str, name: &str, default_agent: Option<&str>) -> anyhow::Result<
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
-        let line = raw.split('#').next().unwrap_or("").trim();
+        let line = strip_comment(raw).trim();
         if line.is_empty() {
             continue;
         }
@@ -101,6 +102,19 @@ fn parse(text: &str, name: &str, default_agent: Option<&str>) -> anyhow::Result<
         }
     }
     Ok(out)
+}
+
+/// Cuts a `#` comment: at the start of a line or after white space (a `#` inside a URL is
+/// its fragment, not a comment).
+fn strip_comment(line: &str) -> &str {
+    let mut prev_space = true;
+    for (i, c) in line.char_indices() {
+        if c == '#' && prev_space {
+            return &line[..i];
+        }
+        prev_space = c.is_whitespace();
+    }
+    line
 }
 
 /// The outcome of one expectation.
@@ -263,5 +277,7 @@ mod tests {
         assert!(parse("allow /a\n", "f", None).is_err());
         assert!(parse("allow /a /b\n", "f", Some("x")).is_err());
         assert_eq!(xml("a<\"b\"&"), "a&lt;&quot;b&quot;&amp;");
+        let e = parse("allow /page#top # the anchor\n", "f", Some("x")).unwrap();
+        assert_eq!(e[0].url, "/page#top");
     }
 }
