@@ -93,7 +93,7 @@ fn check_text_explains() {
   path:      /cart/help
   rule:      line 7: Allow: /cart/help$
   runner-up: line 3: Disallow: /cart (length 5 < 11: the longest match wins)
-  engine:    dense
+  engine:    direct
 ";
     assert_eq!(stdout(&o), want);
 }
