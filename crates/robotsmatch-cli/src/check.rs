@@ -219,9 +219,16 @@ fn write_text(
     let d = &e.decision;
     writeln!(out, "{url}")?;
     writeln!(out, "  verdict:   {}", verdict(d))?;
+    let mut behaviour = String::new();
+    for fallback in &m.agent().tokens()[1..] {
+        behaviour.push_str(&format!(", then '{fallback}'"));
+    }
+    if !m.agent().get_obeys_wildcard() {
+        behaviour.push_str(", ignores '*'");
+    }
     writeln!(
         out,
-        "  agent:     {agent} (product token '{}', profile {})",
+        "  agent:     {agent} (product token '{}'{behaviour}, profile {})",
         m.agent().token(),
         m.profile().name
     )?;

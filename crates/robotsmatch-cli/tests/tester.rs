@@ -655,6 +655,13 @@ fn check_catalog_fallback_and_wildcard() {
     assert!(out(&o).contains(
         "  group:     'User-agent: Googlebot' (line 4) (fallback: no group names 'Googlebot-News'); '*' groups ignored\n"
     ), "{}", out(&o));
+    assert!(
+        out(&o).contains(
+            "  agent:     Googlebot-News (product token 'Googlebot-News', then 'Googlebot', profile google)\n"
+        ),
+        "{}",
+        out(&o)
+    );
     let o = run_in(
         dir.path(),
         &[
