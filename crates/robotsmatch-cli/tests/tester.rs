@@ -262,7 +262,7 @@ fn lint_every_finding_triggers_and_does_not() {
         (
             "order-dependent",
             b"User-agent: *\nDisallow: /shop\nAllow: /shop/help\n".to_vec(),
-            3,
+            2,
             b"User-agent: *\nAllow: /shop/help\nDisallow: /shop\n".to_vec(),
         ),
         (

@@ -886,38 +886,60 @@ fn pairwise(group: &Group, out: &mut Out) {
 }
 
 /// Pairs of literal rules of different kinds where the first in file order is a prefix of the
-/// later one: Google picks the longer, first-match crawlers the first. Reported once per later
-/// rule, at its line.
+/// later one: Google picks the longer, first-match crawlers the first. Reported once per first
+/// rule, at its line, with every later rule it hides from first-match crawlers.
 fn order_dependent(rules: &[Prepared<'_>], out: &mut Out) {
+    // first rule index -> later rule indices
+    let mut pairs: Vec<(usize, Vec<usize>)> = Vec::new();
     for (li, later) in rules.iter().enumerate() {
         if !is_literal(&later.canon) || !later.canon.starts_with(b"/") {
             continue;
         }
-        let first = rules[..li].iter().find(|f| {
+        let first = rules[..li].iter().position(|f| {
             f.rule.kind() != later.rule.kind()
                 && is_literal(&f.canon)
                 && later.canon.starts_with(&f.canon)
                 && (f.canon.len() < later.canon.len() || f.rule.kind() == RuleKind::Disallow)
         });
-        if let Some(first) = first {
-            out.push_related(
-                later.rule.line(),
-                "order-dependent",
-                format!(
-                    "'{}' and '{}' (line {}) both match '{}': Google picks the longest rule, crawlers that take the first match in file order (legacy) pick line {}",
-                    later.rule,
-                    first.rule,
-                    first.rule.line(),
-                    String::from_utf8_lossy(&later.canon),
-                    first.rule.line()
-                ),
-                format!(
-                    "put '{}' before '{}' so that both conventions agree",
-                    later.rule, first.rule
-                ),
-                vec![first.rule.line()],
-            );
+        if let Some(fi) = first {
+            match pairs.iter_mut().find(|(f, _)| *f == fi) {
+                Some((_, v)) => v.push(li),
+                None => pairs.push((fi, vec![li])),
+            }
         }
+    }
+    for (fi, later) in pairs {
+        let first = &rules[fi];
+        let shown: Vec<String> = later
+            .iter()
+            .take(6)
+            .map(|&i| format!("line {} '{}'", rules[i].rule.line(), rules[i].rule))
+            .collect();
+        let more = if later.len() > shown.len() {
+            format!(" and {} more", later.len() - shown.len())
+        } else {
+            String::new()
+        };
+        let (n, what) = if later.len() == 1 {
+            (String::new(), "a rule")
+        } else {
+            (format!("{} ", later.len()), "rules")
+        };
+        out.push_related(
+            first.rule.line(),
+            "order-dependent",
+            format!(
+                "'{}' comes before {n}{what} of the other kind that match inside it ({}{more}): Google lets the longer rule decide, crawlers that take the first match in file order (legacy) apply line {} instead",
+                first.rule,
+                shown.join(", "),
+                first.rule.line()
+            ),
+            format!(
+                "move line {} below the rules it contains, so that both conventions agree",
+                first.rule.line()
+            ),
+            later.iter().map(|&i| rules[i].rule.line()).collect(),
+        );
     }
 }
 
@@ -1311,7 +1333,7 @@ mod tests {
         );
         assert_eq!(
             codes("User-agent: *\nDisallow: /\nAllow: /\n"),
-            vec![(2, "overridden-rule"), (3, "order-dependent")]
+            vec![(2, "overridden-rule"), (2, "order-dependent")]
         );
         assert!(!has(
             "User-agent: *\nDisallow: /*.php\nAllow: /ab.php\n",
@@ -1327,7 +1349,7 @@ mod tests {
         ));
         assert_eq!(
             codes("User-agent: *\nDisallow: /cart\nAllow: /cart/help\n"),
-            vec![(3, "order-dependent")]
+            vec![(2, "order-dependent")]
         );
         assert!(!has(
             "User-agent: *\nAllow: /cart/help\nDisallow: /cart\n",
