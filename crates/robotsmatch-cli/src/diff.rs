@@ -273,6 +273,15 @@ fn diff_chunk(
     ChunkOut { stats, tsv: out }
 }
 
+/// "1 rule", "39 rules".
+fn rules(n: usize) -> String {
+    if n == 1 {
+        "1 rule".to_string()
+    } else {
+        format!("{n} rules")
+    }
+}
+
 fn write_text(
     o: &mut impl Write,
     args: &DiffArgs,
@@ -282,16 +291,18 @@ fn write_text(
 ) -> std::io::Result<()> {
     writeln!(
         o,
-        "old: {} ({} rules for '{}')",
+        "old: {} ({}: {} for '{}')",
         args.old.display(),
-        old.rules().len(),
+        crate::matrix::group_short(old),
+        rules(old.rules().len()),
         old.agent().token()
     )?;
     writeln!(
         o,
-        "new: {} ({} rules for '{}')",
+        "new: {} ({}: {} for '{}')",
         args.new.display(),
-        new.rules().len(),
+        crate::matrix::group_short(new),
+        rules(new.rules().len()),
         new.agent().token()
     )?;
     let changed = t.to_allowed + t.to_disallowed;

@@ -25,7 +25,7 @@ pub enum Format {
 }
 
 /// The group a matcher chose, in a few words.
-fn group_short(m: &Matcher) -> String {
+pub fn group_short(m: &Matcher) -> String {
     match m.selection().kind() {
         SelectionKind::Named(t) if t.eq_ignore_ascii_case(m.agent().token()) => {
             format!("group '{t}'")

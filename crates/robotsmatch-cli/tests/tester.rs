@@ -469,8 +469,8 @@ fn diff_real_versions_over_a_real_log() {
     let o = run(&["diff", "--agent", "Googlebot", OLD, NEW, LOG]);
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     let want = "\
-old: corpora/versions/arstechnica.com.2019.txt (39 rules for 'Googlebot')
-new: corpora/versions/arstechnica.com.2024.txt (28 rules for 'Googlebot')
+old: corpora/versions/arstechnica.com.2019.txt (group '*': 39 rules for 'Googlebot')
+new: corpora/versions/arstechnica.com.2024.txt (group '*': 28 rules for 'Googlebot')
 urls                           890
 unchanged                      881
 allowed -> disallowed            9
@@ -487,6 +487,9 @@ allowed -> disallowed, by the new rule that blocks them:
     // GPTBot got a group of its own with `Disallow: /`: everything it could fetch is now blocked.
     let text = run(&["diff", "--agent", "GPTBot", OLD, NEW, LOG]);
     assert_eq!(text.status.code(), Some(1));
+    assert!(out(&text).contains(
+        "new: corpora/versions/arstechnica.com.2024.txt (group 'GPTBot': 1 rule for 'GPTBot')\n"
+    ));
     let tsv = run(&[
         "diff", "--agent", "GPTBot", "--format", "tsv", OLD, NEW, LOG,
     ]);
