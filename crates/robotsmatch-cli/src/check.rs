@@ -54,6 +54,14 @@ impl From<Format> for crate::matrix::Format {
     }
 }
 
+/// Rejects `--agent all` where one crawler is needed (only `check` takes `all`).
+pub fn single_agent(name: &str) -> anyhow::Result<()> {
+    if name.trim().eq_ignore_ascii_case("all") {
+        bail!("--agent all is accepted by check only; name one crawler (see robotsmatch crawlers)");
+    }
+    Ok(())
+}
+
 /// Parses a `--profile` value.
 pub fn parse_profile(name: &str) -> anyhow::Result<Profile> {
     match Profile::from_name(name.trim()) {

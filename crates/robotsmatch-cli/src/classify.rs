@@ -128,6 +128,7 @@ fn parse_delimiter(s: &str) -> anyhow::Result<u8> {
 pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     let profile = crate::check::parse_profile(&args.profile)?;
+    crate::check::single_agent(&args.agent)?;
     let format = LineFormat {
         column: args.column.map_or(0, |c| c as usize),
         delimiter: parse_delimiter(&args.delimiter)?,

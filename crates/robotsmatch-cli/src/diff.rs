@@ -113,6 +113,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     if logs.iter().filter(|l| **l == LogPath::Stdin).count() > 1 {
         bail!("stdin ('-') can be given only once");
     }
+    crate::check::single_agent(&args.agent)?;
     let agent = catalog::agent_for(&args.agent);
     let builder = args.limits.builder(profile, 1 << 20);
     let parse = args.limits.parse_config();

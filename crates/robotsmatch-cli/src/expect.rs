@@ -133,6 +133,9 @@ pub fn run(args: TestArgs) -> anyhow::Result<u8> {
         .with_context(|| format!("cannot read expectations file '{name}'"))?;
     let text = String::from_utf8_lossy(&text);
     let expectations = parse(&text, &name, args.agent.as_deref())?;
+    for e in &expectations {
+        crate::check::single_agent(&e.agent)?;
+    }
     let robots = Robots::parse_with(&body, &args.limits.parse_config());
     let builder = args.limits.builder(profile, 1 << 20);
     let mut matchers: HashMap<String, Matcher> = HashMap::new();

@@ -565,6 +565,16 @@ fn diff_both_directions_tsv_and_no_change() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("missing.log"), "{}", err(&o));
+    let o = run_in(
+        dir.path(),
+        &["diff", "--agent", "all", "old.txt", "new.txt", "log.txt"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("--agent all is accepted by check only"),
+        "{}",
+        err(&o)
+    );
 }
 
 #[test]
