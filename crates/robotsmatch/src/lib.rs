@@ -25,7 +25,8 @@
 //! - `compile` (internal): one automaton per crawler, the one-pass decision.
 //! - [`Matcher`]: built once per (file, crawler, profile), decides many URLs.
 //! - [`reference`]: a naive matcher with the same semantics, for cross-checking.
-//! - [`lint`]: the mistakes of a file, with lines and fixes; [`catalog`]: well-known crawlers.
+//! - [`lint`]: the mistakes of a file, with lines and fixes; [`catalog`]: well-known crawlers;
+//!   [`expect`]: lists of URLs that must stay allowed or blocked.
 //!
 //! The semantics are those of `DESIGN.md` in the project repository; every deliberate
 //! difference from Google's C++ library is listed in the README.
@@ -35,6 +36,7 @@ pub mod agent;
 pub mod canon;
 pub mod catalog;
 mod compile;
+pub mod expect;
 pub mod lint;
 mod matcher;
 pub mod parse;
