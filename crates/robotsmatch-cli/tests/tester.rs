@@ -306,6 +306,12 @@ fn lint_every_finding_triggers_and_does_not() {
             b"User-agent: BadBot\nDisallow: /\n".to_vec(),
         ),
     ];
+    for (code, _, _) in robotsmatch::lint::CODES {
+        assert!(
+            cases.iter().any(|(c, _, _, _)| c == code),
+            "no CLI case for the finding {code}"
+        );
+    }
     for (code, triggers, line, clean) in cases {
         let (found, status) = lint_codes(&triggers);
         assert!(
@@ -314,20 +320,9 @@ fn lint_every_finding_triggers_and_does_not() {
                 .any(|(l, c)| c == code && (*l == line || line == ANY_LINE)),
             "{code}: expected at line {line}, got {found:?}"
         );
-        let error = matches!(
-            code,
-            "html-file"
-                | "utf16-file"
-                | "file-too-large"
-                | "rule-outside-group"
-                | "line-too-long"
-                | "user-agent-no-token"
-                | "no-leading-slash"
-                | "dollar-not-at-end"
-                | "overridden-rule"
-                | "noindex-in-robots"
-                | "staging-leak"
-        );
+        let error = robotsmatch::lint::CODES
+            .iter()
+            .any(|(c, sev, _)| *c == code && *sev == robotsmatch::lint::Severity::Error);
         if error {
             assert_eq!(status, Some(1), "{code} is an error");
         }
