@@ -460,48 +460,99 @@ fn classify_mmap_and_read_agree() {
     assert_eq!(out(&a).lines().count(), 5000);
 }
 
-/// Every verdict of `classify` over the real sample equals the library's, one URL at a time.
+/// Every verdict of `classify` over real URLs equals the library's, one URL at a time: the
+/// sample in `corpora/sample` by default, the whole corpus with
+/// `ROBOTSMATCH_CORPUS=../shared/corpora cargo test --release -p robotsmatch-cli --test classify real_`.
 #[test]
-fn real_sample_agrees_with_one_url_at_a_time() {
-    let robots_dir = root().join("corpora/sample/robots");
-    let log = root().join("corpora/sample/urls.txt");
-    let o = run(
-        &[
-            "classify",
-            "--robots",
-            p(&robots_dir),
-            "--agent",
-            "Googlebot",
-            "--format",
-            "jsonl",
-            p(&log),
-        ],
-        None,
-    );
+fn real_urls_agree_with_one_url_at_a_time() {
+    let (robots_dir, logs) = match std::env::var_os("ROBOTSMATCH_CORPUS") {
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            let mut logs: Vec<PathBuf> = std::fs::read_dir(dir.join("urls"))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.to_string_lossy().ends_with(".txt.gz"))
+                .collect();
+            logs.sort();
+            (dir.join("robots"), logs)
+        }
+        None => (
+            root().join("corpora/sample/robots"),
+            vec![root().join("corpora/sample/urls.txt")],
+        ),
+    };
+    let mut args = vec![
+        "classify",
+        "--robots",
+        p(&robots_dir),
+        "--agent",
+        "Googlebot",
+        "--format",
+        "jsonl",
+    ];
+    args.extend(logs.iter().map(|l| p(l)));
+    let o = run(&args, None);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let text = std::fs::read(&log).unwrap();
-    let lines: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .collect();
-    let rows: Vec<serde_json::Value> = out(&o)
+    // The input lines, decompressed, in order.
+    let mut lines: Vec<Vec<u8>> = Vec::new();
+    for log in &logs {
+        let raw = std::fs::read(log).unwrap();
+        let text = if raw.starts_with(&[0x1f, 0x8b]) {
+            let mut v = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&raw[..]), &mut v)
+                .unwrap();
+            v
+        } else {
+            raw
+        };
+        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text).to_vec();
+        let mut t = &text[..];
+        if t.last() == Some(&b'\n') {
+            t = &t[..t.len() - 1];
+        }
+        lines.extend(
+            t.split(|&b| b == b'\n')
+                .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec()),
+        );
+    }
+    let stdout = out(&o);
+    let rows: Vec<serde_json::Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(rows.len(), lines.len());
-    let mut with_robots = 0;
+    assert_eq!(rows.len(), lines.len(), "one output line per input line");
+    let mut matchers: std::collections::HashMap<String, Option<robotsmatch::Matcher>> =
+        Default::default();
+    let (mut with_robots, mut invalid) = (0, 0);
     for (line, row) in lines.iter().zip(&rows) {
-        let url = String::from_utf8_lossy(line).replace("&amp;", "&");
-        let host = row["host"].as_str().unwrap_or("");
-        let file = robots_dir.join(format!("{host}.txt"));
-        let (allowed, rule_line) = match std::fs::read(&file) {
-            Ok(body) => {
+        if row["verdict"] == "invalid" {
+            invalid += 1;
+            continue;
+        }
+        let url = String::from_utf8_lossy(line).trim().replace("&amp;", "&");
+        let host = row["host"].as_str().unwrap_or("").to_string();
+        let m = matchers.entry(host.clone()).or_insert_with(|| {
+            let port = if url.starts_with("https:") {
+                "443"
+            } else {
+                "80"
+            };
+            std::fs::read(robots_dir.join(format!("{host}.txt")))
+                .or_else(|_| std::fs::read(robots_dir.join(format!("{host}_{port}.txt"))))
+                .ok()
+                .map(|body| {
+                    robotsmatch::MatcherBuilder::new()
+                        .dense_size_limit(16 << 10)
+                        .build(&robotsmatch::Robots::parse(&body), "Googlebot")
+                })
+        });
+        let (allowed, rule_line) = match m {
+            Some(m) => {
                 with_robots += 1;
-                let m = robotsmatch::Matcher::from_bytes(&body, "Googlebot");
                 let d = m.decide(url.as_bytes());
                 (d.is_allowed(), d.rule().map(|r| r.line() as u64))
             }
-            Err(_) => (true, None),
+            None => (true, None),
         };
         assert_eq!(
             row["verdict"],
@@ -510,5 +561,9 @@ fn real_sample_agrees_with_one_url_at_a_time() {
         );
         assert_eq!(row["rule"]["line"].as_u64(), rule_line, "{url}");
     }
+    eprintln!(
+        "{} lines: {with_robots} decided by a robots.txt, {invalid} invalid",
+        rows.len()
+    );
     assert!(with_robots > 1000, "{with_robots}");
 }
