@@ -378,7 +378,10 @@ fn raw_lines(body: &[u8]) -> Vec<&[u8]> {
 }
 
 fn line_text(lines: &[&[u8]], n: u32) -> String {
-    let raw = lines.get((n as usize).saturating_sub(1)).copied().unwrap_or(b"");
+    let raw = lines
+        .get((n as usize).saturating_sub(1))
+        .copied()
+        .unwrap_or(b"");
     let raw = &raw[..raw.len().min(120)];
     String::from_utf8_lossy(raw)
         .trim()
