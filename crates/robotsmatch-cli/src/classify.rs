@@ -189,6 +189,9 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
         merge(&mut totals, r.stats, base, r.log);
         if let Some(p) = &progress {
             p.inc(bytes);
+            let urls = totals.allowed + totals.disallowed;
+            let secs = start.elapsed().as_secs_f64().max(1e-3);
+            p.set_message(format!("{:.2} M URLs/s", urls as f64 / secs / 1e6));
         }
         Ok(())
     };
