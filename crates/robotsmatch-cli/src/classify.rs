@@ -116,14 +116,6 @@ struct Worker<'s> {
     view: View<'s>,
 }
 
-fn parse_delimiter(s: &str) -> anyhow::Result<u8> {
-    match s {
-        "\\t" | "\t" | "tab" => Ok(b'\t'),
-        _ if s.len() == 1 => Ok(s.as_bytes()[0]),
-        _ => bail!("--delimiter must be one ASCII character or \\t, not '{s}'"),
-    }
-}
-
 /// Runs `classify`; returns the exit code.
 pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
@@ -131,7 +123,7 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     crate::check::single_agent(&args.agent)?;
     let format = LineFormat {
         column: args.column.map_or(0, |c| c as usize),
-        delimiter: parse_delimiter(&args.delimiter)?,
+        delimiter: logline::parse_delimiter(&args.delimiter)?,
     };
     let logs: Vec<LogPath> = args.logs.iter().map(|s| LogPath::parse(s)).collect();
     if logs.iter().filter(|l| **l == LogPath::Stdin).count() > 1 {

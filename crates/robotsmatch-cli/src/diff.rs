@@ -94,20 +94,12 @@ fn rule_text(d: &Decision<'_>) -> String {
     }
 }
 
-fn parse_delimiter(s: &str) -> anyhow::Result<u8> {
-    match s {
-        "\\t" | "\t" | "tab" => Ok(b'\t'),
-        _ if s.len() == 1 => Ok(s.as_bytes()[0]),
-        _ => bail!("--delimiter must be one ASCII character or \\t, not '{s}'"),
-    }
-}
-
 /// Runs `diff`; returns the exit code.
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let profile = crate::check::parse_profile(&args.profile)?;
     let format = LineFormat {
         column: args.column.map_or(0, |c| c as usize),
-        delimiter: parse_delimiter(&args.delimiter)?,
+        delimiter: logline::parse_delimiter(&args.delimiter)?,
     };
     let logs: Vec<LogPath> = args.logs.iter().map(|s| LogPath::parse(s)).collect();
     if logs.iter().filter(|l| **l == LogPath::Stdin).count() > 1 {

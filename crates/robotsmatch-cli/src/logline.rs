@@ -129,6 +129,15 @@ fn unescape_amp(s: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(v)
 }
 
+/// Parses a `--delimiter` value: one ASCII character, or `\t` / `tab`.
+pub fn parse_delimiter(s: &str) -> anyhow::Result<u8> {
+    match s {
+        "\\t" | "\t" | "tab" => Ok(b'\t'),
+        _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
+        _ => anyhow::bail!("--delimiter must be one ASCII character or \\t, not '{s}'"),
+    }
+}
+
 /// A URL field as written (for output) and as matched (`&amp;` unescaped).
 pub type Extracted<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
 
