@@ -12,12 +12,13 @@ mod diff;
 mod expect;
 mod limits;
 mod lint;
-mod logline;
 mod matrix;
 mod output;
 mod store;
 
 use std::process::ExitCode;
+
+use robotsmatch_cli::logline;
 
 use clap::{Parser, Subcommand};
 

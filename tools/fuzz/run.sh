@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets with cargo-fuzz (libFuzzer, AddressSanitizer), each for SECONDS
+# (default 1800), one after another, seeding the corpora with the real robots.txt files and
+# using the keyword dictionary. Crashes land in tools/fuzz/artifacts/TARGET/; turn each into a
+# regression test (see README.md).
+#
+#   tools/fuzz/run.sh [SECONDS] [TARGET...]        (needs: rustup nightly, cargo install cargo-fuzz)
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-1800}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(parse matcher canon classify)
+shared=../../../shared/corpora
+for t in "${targets[@]}"; do
+  mkdir -p "corpus/$t"
+  if [ "$t" = parse ] || [ "$t" = matcher ]; then
+    # Seed with real files (capped at 64 KiB each, libFuzzer's -max_len below).
+    if [ -d "$shared/robots" ] && [ -z "$(ls -A "corpus/$t")" ]; then
+      find "$shared/robots" -name '*.txt' -size -64k | head -3000 | xargs -I{} cp {} "corpus/$t/"
+    fi
+  elif [ "$t" = classify ] && [ -d "$shared/urls" ] && [ -z "$(ls -A "corpus/$t")" ]; then
+    zcat "$shared/urls/reddit-2010-01.txt.gz" | split -l 200 - "corpus/$t/log-"
+  fi
+  echo "== $t for $seconds s"
+  cargo +nightly fuzz run --fuzz-dir . "$t" "corpus/$t" -- -dict=robots.dict -max_total_time="$seconds" \
+    -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -25
+done
