@@ -567,3 +567,38 @@ fn real_urls_agree_with_one_url_at_a_time() {
     );
     assert!(with_robots > 1000, "{with_robots}");
 }
+
+/// Classification does not depend on the order in which hosts are first seen (compilation is
+/// lazy and shared): the log reversed gives the reversed output, line for line.
+#[test]
+fn host_order_does_not_matter() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = root().join("corpora/sample/robots");
+    let text = std::fs::read_to_string(root().join("corpora/sample/urls.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let reversed: String = lines.iter().rev().map(|l| format!("{l}\n")).collect();
+    let log = dir.path().join("reversed.txt");
+    std::fs::write(&log, reversed).unwrap();
+    let base = [
+        "classify",
+        "--robots",
+        p(&robots),
+        "--agent",
+        "Googlebot",
+        "--chunk-size",
+        "4096",
+    ];
+    let forward = run(
+        &[&base[..], &[p(&root().join("corpora/sample/urls.txt"))]].concat(),
+        None,
+    );
+    let backward = run(&[&base[..], &[p(&log)]].concat(), None);
+    assert_eq!(forward.status.code(), Some(0));
+    assert_eq!(backward.status.code(), Some(0));
+    let f = out(&forward);
+    let b = out(&backward);
+    let mut f_lines: Vec<&str> = f.lines().collect();
+    f_lines.reverse();
+    assert_eq!(f_lines, b.lines().collect::<Vec<_>>());
+    assert_eq!(f_lines.len(), lines.len());
+}
