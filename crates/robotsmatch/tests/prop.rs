@@ -135,3 +135,44 @@ proptest! {
         check(&robots_body(&rules), &paths)?;
     }
 }
+
+/// When the lazy DFA's cache thrashes, the engine gives up on that URL, the reference matcher
+/// decides it, and the decision says so.
+#[test]
+fn cache_thrash_falls_back_to_the_reference() {
+    let mut body = String::from("User-agent: *\n");
+    for i in 0..24 {
+        body.push_str(&format!(
+            "Disallow: /*{}*{}*{}$\n",
+            (b'a' + i % 26) as char,
+            i,
+            (b'z' - i % 26) as char
+        ));
+    }
+    let robots = Robots::parse(body.as_bytes());
+    let m = MatcherBuilder::new()
+        .engine(EngineChoice::Lazy)
+        .cache_capacity(0)
+        .build(&robots, "bot");
+    let mut cache = m.create_cache();
+    let mut x: u64 = 9309;
+    let mut fell_back = 0;
+    for _ in 0..50 {
+        let mut url = String::from("/");
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            url.push(b"abcdefghijklmnopqrstuvwxyz0123456789"[(x % 36) as usize] as char);
+        }
+        let d = m.decide_with(&mut cache, &url);
+        let r = m.reference().decide(url.as_bytes());
+        assert_eq!(d.is_allowed(), r.allowed);
+        assert_eq!(d.rule(), r.rule.map(|i| &m.rules()[i]));
+        fell_back += usize::from(d.engine() == robotsmatch::Engine::Reference);
+    }
+    assert!(
+        fell_back > 0,
+        "the lazy DFA never gave up; the test does not test the fallback"
+    );
+}
