@@ -90,6 +90,28 @@ fn open(path: &Path) -> io::Result<File> {
     })
 }
 
+/// The worker pool and pipeline settings for `threads` workers (default: all cores); returns
+/// them with the thread count.
+pub fn workers(
+    threads: Option<usize>,
+    chunk_size: usize,
+    mmap: bool,
+) -> anyhow::Result<(rayon::ThreadPool, PipelineConfig, usize)> {
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start worker threads: {e}"))?;
+    let config = PipelineConfig {
+        chunk_size: chunk_size.max(1),
+        window: (threads * 4).max(2),
+        mmap,
+    };
+    Ok((pool, config, threads))
+}
+
 /// Checks every log can be opened, before any output is written.
 pub fn check_logs(logs: &[LogPath]) -> io::Result<()> {
     for log in logs {

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 use robotsmatch::canon::canonical_path;
 
-use crate::bulk::{self, Chunk, LogPath, PipelineConfig};
+use crate::bulk::{self, Chunk, LogPath};
 use crate::logline::{self, LineFormat, Malformed};
 use crate::output;
 use crate::store::{Outcome, Store, View};
@@ -137,19 +137,7 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
         args.limits.parse_config(),
     )?;
     bulk::check_logs(&logs)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
-    let config = PipelineConfig {
-        chunk_size: args.chunk_size.max(1),
-        window: (threads * 4).max(2),
-        mmap: !args.no_mmap,
-    };
+    let (pool, config, threads) = bulk::workers(args.threads, args.chunk_size, !args.no_mmap)?;
     let workers: Vec<Mutex<Worker<'_>>> = (0..threads + 1)
         .map(|_| {
             Mutex::new(Worker {

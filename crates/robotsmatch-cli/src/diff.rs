@@ -15,12 +15,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 use robotsmatch::canon::canonical_path;
 use robotsmatch::{catalog, Cache, Decision, Matcher, Robots};
 
-use crate::bulk::{self, Chunk, LogPath, PipelineConfig};
+use crate::bulk::{self, Chunk, LogPath};
 use crate::logline::{self, LineFormat, Malformed};
 use crate::output;
 
@@ -114,19 +114,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let old = builder.build(&Robots::parse_with(&old_body, &parse), agent.clone());
     let new = builder.build(&Robots::parse_with(&new_body, &parse), agent);
     bulk::check_logs(&logs)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
-    let config = PipelineConfig {
-        chunk_size: 1 << 20,
-        window: (threads * 4).max(2),
-        mmap: true,
-    };
+    let (pool, config, threads) = bulk::workers(args.threads, 1 << 20, true)?;
     let caches: Vec<Mutex<(Cache, Cache)>> = (0..threads + 1)
         .map(|_| Mutex::new((old.create_cache(), new.create_cache())))
         .collect();
