@@ -25,6 +25,8 @@
 //! - `compile` (internal): one automaton per crawler, the one-pass decision.
 //! - [`Matcher`]: built once per (file, crawler, profile), decides many URLs.
 //! - [`reference`]: a naive matcher with the same semantics, for cross-checking.
+//! - [`fetch`]: the outcome of fetching robots.txt (RFC 9309 §2.3) to rules and a reason;
+//!   [`cache`]: a bounded, expiring, thread-safe cache of compiled rules per origin.
 //! - [`lint`]: the mistakes of a file, with lines and fixes; [`catalog`]: well-known crawlers;
 //!   [`expect`]: lists of URLs that must stay allowed or blocked.
 //!
@@ -33,10 +35,12 @@
 #![deny(missing_docs)]
 
 pub mod agent;
+pub mod cache;
 pub mod canon;
 pub mod catalog;
 mod compile;
 pub mod expect;
+pub mod fetch;
 pub mod lint;
 mod matcher;
 pub mod parse;

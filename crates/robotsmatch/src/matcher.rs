@@ -53,6 +53,11 @@ impl MatcherBuilder {
         self
     }
 
+    /// The profile matchers are built with.
+    pub fn get_profile(&self) -> &Profile {
+        &self.profile
+    }
+
     /// Chooses the engine (default [`EngineChoice::Auto`]).
     pub fn engine(mut self, engine: EngineChoice) -> MatcherBuilder {
         self.compile.engine = engine;
