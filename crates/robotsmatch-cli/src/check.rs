@@ -2,9 +2,11 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use robotsmatch::fetch::Availability;
 use robotsmatch::{catalog, Matcher, Precedence, Profile, Robots, Rule, SelectionKind};
 
 use crate::output::{self, rule_json, verdict, write_tsv};
@@ -13,8 +15,21 @@ use crate::output::{self, rule_json, verdict, write_tsv};
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// The robots.txt file.
-    #[arg(long, value_name = "FILE")]
-    robots: PathBuf,
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "fetch",
+        conflicts_with = "fetch"
+    )]
+    robots: Option<PathBuf>,
+    /// Fetch the robots.txt of URL's origin (RFC 9309: 2xx parsed, 4xx allow all, 5xx/429 and
+    /// network errors disallow all, up to 5 redirects) and check URL itself when no other URL
+    /// is given.
+    #[arg(long, value_name = "URL")]
+    fetch: Option<String>,
+    /// With --fetch: seconds allowed to connect and for each whole request.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    timeout: f64,
     /// The crawler: a product token (Googlebot), a full user-agent string, a catalog name
     /// (see `robotsmatch crawlers`), or `all` for one line per catalog crawler.
     #[arg(long, value_name = "AGENT")]
@@ -29,7 +44,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     limits: crate::limits::LimitArgs,
     /// URLs to decide: absolute (https://host/path?q) or bare paths (/path?q).
-    #[arg(value_name = "URL", required = true)]
+    #[arg(value_name = "URL", required_unless_present = "fetch")]
     urls: Vec<String>,
 }
 
@@ -83,18 +98,58 @@ pub fn read_robots(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 }
 
 /// Runs `check`; returns the exit code.
-pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
+pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
     let profiles = args
         .profile
         .split(',')
         .map(parse_profile)
         .collect::<anyhow::Result<Vec<Profile>>>()?;
-    let body = read_robots(&args.robots)?;
-    let robots = Robots::parse_with(&body, &args.limits.parse_config());
+    let parse = args.limits.parse_config();
+    let file_robots = match &args.robots {
+        Some(path) => Some(Robots::parse_with(&read_robots(path)?, &parse)),
+        None => None,
+    };
+    let report = match (&args.robots, &args.fetch) {
+        (None, Some(url)) => {
+            if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+                bail!(
+                    "--timeout must be a positive number of seconds, got {}",
+                    args.timeout
+                );
+            }
+            let report = crate::fetch::fetch(url, Duration::from_secs_f64(args.timeout), &parse)?;
+            if args.urls.is_empty() {
+                args.urls.push(url.clone());
+            }
+            if args.format == Format::Text {
+                print!("{}\n", report.text(&parse));
+            } else if args.format == Format::Tsv {
+                eprint!("{}", report.text(&parse));
+            }
+            Some(report)
+        }
+        _ => None,
+    };
+    let fetch = report.as_ref();
+    let (robots, label) = match (&file_robots, fetch, &args.robots) {
+        (Some(r), _, Some(path)) => (Some(r), path.clone()),
+        (_, Some(report), _) => (report.fetched.robots(), PathBuf::from(&report.robots_url)),
+        _ => bail!("give --robots FILE or --fetch URL"),
+    };
+    let Some(robots) = robots else {
+        // Unavailable or unreachable: allow all or disallow all, with the reason.
+        let Some(report) = fetch else {
+            bail!("no robots.txt rules");
+        };
+        return write_all_or_nothing(&args, &profiles, report);
+    };
     if args.agent.eq_ignore_ascii_case("all") || profiles.len() > 1 {
+        if fetch.is_some() && args.format == Format::Json {
+            bail!("--format json with --fetch takes one crawler and one profile");
+        }
         return crate::matrix::run(
-            &args.robots,
-            &robots,
+            &label,
+            robots,
             &args.agent,
             &profiles,
             args.format.into(),
@@ -116,7 +171,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
         }
         Format::Text => {
             for url in &args.urls {
-                write_text(&mut out, &robots, &matcher, &args.agent, url)?;
+                write_text(&mut out, robots, &matcher, &args.agent, url)?;
             }
         }
         Format::Json => {
@@ -135,14 +190,17 @@ pub fn run(args: CheckArgs) -> anyhow::Result<u8> {
                     })
                 })
                 .collect();
-            let doc = serde_json::json!({
-                "robots": args.robots.display().to_string(),
+            let mut doc = serde_json::json!({
+                "robots": label.display().to_string(),
                 "agent": args.agent,
                 "token": matcher.agent().token(),
                 "profile": profile.name,
-                "group": group_json(&robots, &matcher),
+                "group": group_json(robots, &matcher),
                 "results": results,
             });
+            if let Some(report) = fetch {
+                doc["fetch"] = report.json();
+            }
             serde_json::to_writer_pretty(&mut out, &doc)?;
             writeln!(out)?;
         }
@@ -275,4 +333,90 @@ fn write_text(
 /// A rule's priority: the length of its pattern in canonical percent-encoding.
 fn priority(rule: &Rule) -> usize {
     robotsmatch::canon::canonicalize(rule.pattern()).len()
+}
+
+/// `check --fetch` when robots.txt was unavailable or unreachable: every URL is allowed or
+/// disallowed by the fetch outcome, and each line says why (line and rule `-`).
+fn write_all_or_nothing(
+    args: &CheckArgs,
+    profiles: &[Profile],
+    report: &crate::fetch::Report,
+) -> anyhow::Result<u8> {
+    let agents: Vec<String> = if args.agent.eq_ignore_ascii_case("all") {
+        catalog::crawlers()
+            .iter()
+            .map(|c| c.token.to_string())
+            .collect()
+    } else {
+        vec![args.agent.clone()]
+    };
+    let reason = report.fetched.reason();
+    let mut out = output::stdout();
+    let mut results = Vec::new();
+    for agent in &agents {
+        for &profile in profiles {
+            let m = report.fetched.matcher(
+                &args.limits.builder(profile, 1 << 20),
+                catalog::agent_for(agent),
+            );
+            for url in &args.urls {
+                let d = m.decide(url);
+                let verdict = if d.is_allowed() {
+                    "allowed"
+                } else {
+                    "disallowed"
+                };
+                match args.format {
+                    Format::Tsv => {
+                        if agents.len() > 1 {
+                            write!(out, "{}\t", output::sanitize_str(agent))?;
+                        }
+                        if profiles.len() > 1 {
+                            write!(out, "{}\t", profile.name)?;
+                        }
+                        writeln!(out, "{verdict}\t-\t-\t{}", output::sanitize_str(url))?;
+                    }
+                    Format::Text => {
+                        writeln!(out, "{url}")?;
+                        if d.is_allowed()
+                            && report.fetched.availability() == Availability::Unreachable
+                        {
+                            writeln!(out, "  verdict:   allowed (/robots.txt is always allowed)")?;
+                        } else {
+                            writeln!(out, "  verdict:   {verdict}: {reason}")?;
+                        }
+                        writeln!(
+                            out,
+                            "  agent:     {agent} (product token '{}', profile {})",
+                            m.matcher().map_or_else(
+                                || catalog::agent_for(agent).token().to_string(),
+                                |m| m.agent().token().to_string()
+                            ),
+                            profile.name
+                        )?;
+                        writeln!(out, "  rule:      -")?;
+                    }
+                    Format::Json => results.push(serde_json::json!({
+                        "url": url,
+                        "agent": agent,
+                        "profile": profile.name,
+                        "verdict": verdict,
+                        "rule": null,
+                        "reason": reason.to_string(),
+                    })),
+                }
+            }
+        }
+    }
+    if args.format == Format::Json {
+        let doc = serde_json::json!({
+            "robots": report.robots_url,
+            "fetch": report.json(),
+            "results": results,
+        });
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(0)
 }

@@ -10,6 +10,7 @@ mod classify;
 mod crawlers;
 mod diff;
 mod expect;
+mod fetch;
 mod limits;
 mod lint;
 mod matrix;
