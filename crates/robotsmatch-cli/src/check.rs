@@ -122,7 +122,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
                 args.urls.push(url.clone());
             }
             if args.format == Format::Text {
-                print!("{}\n", report.text(&parse));
+                println!("{}", report.text(&parse));
             } else if args.format == Format::Tsv {
                 eprint!("{}", report.text(&parse));
             }
@@ -161,7 +161,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
     let matcher = args
         .limits
         .builder(profile, 1 << 20)
-        .build(&robots, catalog::agent_for(&args.agent));
+        .build(robots, catalog::agent_for(&args.agent));
     let mut out = output::stdout();
     match args.format {
         Format::Tsv => {
