@@ -45,6 +45,13 @@ enum Command {
     Lint(lint::LintArgs),
     /// List the crawler catalog: tokens, fallbacks, '*' behaviour, documentation.
     Crawlers(crawlers::CrawlersArgs),
+    /// Serve the web tester: a page and a JSON API, on loopback unless told otherwise.
+    #[cfg(feature = "serve")]
+    Serve {
+        /// Address and port to listen on (port 0 picks a free one; the address is printed).
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+        bind: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,6 +70,10 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Crawlers(args) => crawlers::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve { bind } => robotsmatch_serve::run(&bind)
+            .map(|()| 0)
+            .map_err(Into::into),
     };
     match result {
         Ok(code) => ExitCode::from(code),
