@@ -253,18 +253,31 @@ pub async fn serve(addr: SocketAddr) -> io::Result<()> {
     serve_on(listener, Limits::default()).await
 }
 
+/// `127.0.0.1:8080`, `[::1]:0`, or a name and a port (`localhost:8080`, its first address).
+fn resolve(bind: &str) -> io::Result<SocketAddr> {
+    use std::net::ToSocketAddrs;
+    let bad = |why: String| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--bind '{bind}': {why} (expected an address and a port, such as 127.0.0.1:8080)"
+            ),
+        )
+    };
+    if let Ok(addr) = bind.parse() {
+        return Ok(addr);
+    }
+    match bind.to_socket_addrs() {
+        Ok(mut addrs) => addrs.next().ok_or_else(|| bad("no address".into())),
+        Err(e) => Err(bad(e.to_string())),
+    }
+}
+
 /// Parses `bind` (`127.0.0.1:8080`, `[::1]:0`...), binds it, prints
 /// `robotsmatch serve: listening on http://ADDR/` on stdout, and serves until Ctrl-C.
 /// Blocking: it runs its own tokio runtime.
 pub fn run(bind: &str) -> io::Result<()> {
-    let addr: SocketAddr = bind.parse().map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "--bind '{bind}': {e} (expected an address and a port, such as 127.0.0.1:8080)"
-            ),
-        )
-    })?;
+    let addr = resolve(bind)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(8)
