@@ -72,7 +72,10 @@ fn serve_starts_on_a_free_port_prints_it_and_answers() {
     assert_eq!(v["results"][0]["verdict"], "disallowed");
     assert_eq!(v["results"][0]["rule"]["line"], 2);
     assert_eq!(v["results"][1]["verdict"], "allowed");
-    assert!(server.0.try_wait().expect("wait").is_none(), "still running");
+    assert!(
+        server.0.try_wait().expect("wait").is_none(),
+        "still running"
+    );
 }
 
 #[test]
