@@ -182,7 +182,42 @@ try {
   });
   check(axe.violations.length === 0, `axe-core: no WCAG 2.1 A/AA violations (${axe.passes} rules pass)`, axe.violations);
 
-  // ---- 5. keyboard only ----
+  // ---- 5. opening a file and dropping one load it into the editor ----
+  await page.goto(base + '/');
+  await page.waitForFunction(() => document.querySelectorAll('#crawler option').length > 5);
+  const old2019 = readFileSync(join(root, 'corpora/versions/arstechnica.com.2019.txt'), 'utf8');
+  await page.setInputFiles('#robots-file', join(root, 'corpora/versions/arstechnica.com.2019.txt'));
+  await page.waitForFunction((n) => document.querySelectorAll('#robots-view .line').length === n,
+    old2019.split('\n').length - (old2019.endsWith('\n') ? 1 : 0)).catch(() => {});
+  check(await page.inputValue('#robots') === old2019, 'opening a file with the file input loads it into the editor');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'robots.txt', { type: 'text/plain' }));
+    document.getElementById('robots').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, shop);
+  await page.waitForFunction((text) => document.getElementById('robots').value === text, shop, { timeout: 5000 }).catch(() => {});
+  check(await page.inputValue('#robots') === shop, 'dropping a file on the editor loads it');
+  // A request the API refuses: its message is shown in an alert and no stale result stays.
+  const errorsBefore = consoleErrors.length;
+  await page.fill('#agent-text', 'all');
+  await page.waitForSelector('#check-error:not([hidden])', { timeout: 5000 }).catch(() => {});
+  const alert = await page.evaluate(() => ({
+    text: document.getElementById('check-error').textContent,
+    role: document.getElementById('check-error').getAttribute('role'),
+    rows: document.querySelectorAll('#results tbody tr').length,
+  }));
+  check(alert.role === 'alert' && alert.text.includes("field 'agent'") && alert.rows === 0,
+    "an API error (agent 'all') is shown as an alert naming the field, and the table is emptied", alert);
+  await page.fill('#agent-text', '');
+  await page.waitForFunction(() => document.querySelectorAll('#results tbody tr').length > 0 &&
+    document.getElementById('check-error').hidden, null, { timeout: 5000 }).catch(() => {});
+  check(await page.evaluate(() => document.getElementById('check-error').hidden), 'the alert goes away once the input is fixed');
+  // The browser logs the deliberate 400 as a failed resource: keep only other errors.
+  const deliberate = (m) => m.includes('status of 400');
+  const since = consoleErrors.splice(errorsBefore);
+  consoleErrors.push(...since.filter((m) => !deliberate(m)));
+
+  // ---- 6. keyboard only ----
   await page.goto(base + '/');
   await page.waitForFunction(() => document.querySelectorAll('#crawler option').length > 5);
   const order = [];
@@ -226,7 +261,7 @@ try {
   check(await page.evaluate(() => document.activeElement.id === 'tab-check' && !document.getElementById('panel-check').hidden),
     'ArrowLeft goes back to "Test one file"');
 
-  // ---- 6. compare two versions over the same URL list: the diff command's result ----
+  // ---- 7. compare two versions over the same URL list: the diff command's result ----
   const OLD = 'corpora/versions/arstechnica.com.2019.txt';
   const NEW = 'corpora/versions/arstechnica.com.2024.txt';
   const LOG = 'corpora/versions/arstechnica.com.urls';

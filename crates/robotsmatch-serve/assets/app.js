@@ -191,6 +191,11 @@ async function updateCheck() {
     else clearHighlights();
   } catch (e) {
     if (e.name === 'AbortError') return;
+    // Stale results would mislead: clear them and say why.
+    lastCheck = null;
+    $('results').querySelector('tbody').replaceChildren();
+    clearHighlights();
+    $('check-status').textContent = 'No results.';
     showError('check-error', `Cannot check: ${e.message}`);
   }
 }
@@ -260,6 +265,8 @@ async function updateDiff() {
       `${c.disallowed_to_allowed} disallowed -> allowed` + (c.invalid ? `, ${c.invalid} not URLs (skipped)` : '') + '.';
   } catch (e) {
     if (e.name === 'AbortError') return;
+    $('diff-results').querySelector('tbody').replaceChildren();
+    $('diff-status').textContent = 'No results.';
     showError('diff-error', `Cannot compare: ${e.message}`);
   }
 }
