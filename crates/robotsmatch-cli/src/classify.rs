@@ -15,14 +15,26 @@ use crate::bulk::{self, Chunk, LogPath};
 use crate::logline::{self, LineFormat, Malformed};
 use crate::output;
 use crate::store::{Outcome, Store, View};
+use robotsmatch::fetch::Availability;
+use robotsmatch_cli::warc;
 
 /// Arguments of `classify`.
 #[derive(Args, Debug)]
 pub struct ClassifyArgs {
     /// A robots.txt file for every URL, or a directory of `<host>.txt` files (also
     /// `<host>/robots.txt`; a port as `<host>_<port>.txt`).
-    #[arg(long, value_name = "FILE|DIR")]
-    robots: PathBuf,
+    #[arg(
+        long,
+        value_name = "FILE|DIR",
+        required_unless_present = "robots_warc",
+        conflicts_with = "robots_warc"
+    )]
+    robots: Option<PathBuf>,
+    /// A WARC file of robots.txt captures (Common Crawl's robotstxt segments; gzip per record
+    /// or plain); repeat the flag for several files. Hosts get RFC 9309 status semantics: 2xx
+    /// parsed, 4xx allow all, 5xx/429 disallow all; the most recent capture of a host wins.
+    #[arg(long = "robots-warc", value_name = "WARC")]
+    robots_warc: Vec<PathBuf>,
     /// The crawler: a product token (Googlebot) or a full user-agent string.
     #[arg(long, value_name = "AGENT")]
     agent: String,
@@ -89,6 +101,10 @@ struct Stats {
     allowed: u64,
     disallowed: u64,
     no_robots: u64,
+    /// Allowed because the host's robots.txt was unavailable (WARC store).
+    unavailable: u64,
+    /// Disallowed because the host's robots.txt was unreachable (WARC store).
+    unreachable: u64,
     blank: u64,
     malformed: u64,
     /// (log, line: within the chunk, then 1-based within the log, reason, text) of the first
@@ -130,12 +146,20 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
         bail!("stdin ('-') can be given only once");
     }
     // A smaller dense budget than `check`: a store holds thousands of matchers at once.
-    let store = Store::open(
-        &args.robots,
-        robotsmatch::catalog::agent_for(&args.agent),
-        args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT),
-        args.limits.parse_config(),
-    )?;
+    let agent = robotsmatch::catalog::agent_for(&args.agent);
+    let builder = args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT);
+    let store = match &args.robots {
+        Some(path) => Store::open(path, agent, builder, args.limits.parse_config())?,
+        None => {
+            bulk::check_logs(&logs)?;
+            warc_store(
+                &args.robots_warc,
+                agent,
+                builder,
+                args.limits.parse_config(),
+            )?
+        }
+    };
     bulk::check_logs(&logs)?;
     let (pool, config, threads) = bulk::workers(args.threads, args.chunk_size, !args.no_mmap)?;
     let workers: Vec<Mutex<Worker<'_>>> = (0..threads + 1)
@@ -252,6 +276,8 @@ fn merge(total: &mut Stats, s: Stats, base: u64, log: usize) {
     total.allowed += s.allowed;
     total.disallowed += s.disallowed;
     total.no_robots += s.no_robots;
+    total.unavailable += s.unavailable;
+    total.unreachable += s.unreachable;
     total.blank += s.blank;
     total.malformed += s.malformed;
     for (_, line, why, text) in s.malformed_lines {
@@ -366,6 +392,14 @@ fn classify_line(
             (true, None)
         }
         Outcome::Decided(d, e) => (d.is_allowed(), Some((d, *e))),
+        Outcome::All(allowed, _) => {
+            if *allowed {
+                stats.unavailable += 1;
+            } else {
+                stats.unreachable += 1;
+            }
+            (*allowed, None)
+        }
     };
     if allowed {
         stats.allowed += 1;
@@ -418,13 +452,17 @@ fn classify_line(
             out.push(b'\n');
         }
         Format::Jsonl => {
-            let v = serde_json::json!({
+            let mut v = serde_json::json!({
                 "url": String::from_utf8_lossy(&text),
                 "host": String::from_utf8_lossy(host),
                 "verdict": if allowed { "allowed" } else { "disallowed" },
                 "rule": output::rule_json(rule),
                 "robots": decision.is_some(),
             });
+            if let Outcome::All(_, all) = &outcome {
+                v["availability"] = all.reason.availability().as_str().into();
+                v["reason"] = all.reason.to_string().into();
+            }
             let _ = serde_json::to_writer(&mut *out, &v);
             out.push(b'\n');
         }
@@ -502,12 +540,28 @@ fn write_summary(
         t.no_robots,
         pct(t.no_robots, urls)
     )?;
+    if store.availability_counts().is_some() {
+        writeln!(
+            o,
+            "  unavailable {:>12}   {:5.1}%   (robots.txt 4xx or unresolved redirects: all allowed)",
+            t.unavailable,
+            pct(t.unavailable, urls)
+        )?;
+    }
     writeln!(
         o,
         "disallowed    {:>12}   {:5.1}%",
         t.disallowed,
         pct(t.disallowed, urls)
     )?;
+    if store.availability_counts().is_some() {
+        writeln!(
+            o,
+            "  unreachable {:>12}   {:5.1}%   (robots.txt 5xx, 429 or no response: all disallowed)",
+            t.unreachable,
+            pct(t.unreachable, urls)
+        )?;
+    }
     writeln!(
         o,
         "invalid       {:>12}   (malformed {}, blank {})",
@@ -523,6 +577,36 @@ fn write_summary(
         store.compiled_count(),
         store.compiled_memory() as f64 / (1 << 20) as f64
     )?;
+    if let Some(n) = store.availability_counts() {
+        // Hosts of the log by what their capture said.
+        let mut seen = [0u64; 4];
+        for h in t.hosts.keys() {
+            let i = match store.availability(&String::from_utf8_lossy(h)) {
+                Some(Availability::Available) => 0,
+                Some(Availability::Unavailable) => 1,
+                Some(Availability::Unreachable) => 2,
+                None => 3,
+            };
+            seen[i] += 1;
+        }
+        writeln!(
+            o,
+            "robots.txt    {:>12}   hosts captured: {} available, {} unavailable, {} unreachable",
+            n[0] + n[1] + n[2],
+            n[0],
+            n[1],
+            n[2]
+        )?;
+        writeln!(
+            o,
+            "  log hosts   {:>12}   {} available, {} unavailable, {} unreachable, {} not captured",
+            t.hosts.len(),
+            seen[0],
+            seen[1],
+            seen[2],
+            seen[3]
+        )?;
+    }
     match bytes {
         Some(b) => writeln!(
             o,
@@ -563,4 +647,87 @@ fn write_summary(
         )?;
     }
     Ok(())
+}
+
+/// How many skipped WARC records are reported in full.
+const WARC_PROBLEMS_SHOWN: usize = 10;
+
+/// Reads the WARC files into a store. A missing file is an error (exit 2); malformed records
+/// are reported on stderr with file and byte offset, counted and skipped.
+fn warc_store(
+    paths: &[PathBuf],
+    agent: robotsmatch::Agent,
+    builder: robotsmatch::MatcherBuilder,
+    parse: robotsmatch::ParseConfig,
+) -> anyhow::Result<Store> {
+    use anyhow::Context;
+    let mut captures = Vec::new();
+    let mut counts = warc::Counts::default();
+    let mut problems = 0usize;
+    let mut err = std::io::stderr().lock();
+    for path in paths {
+        let data = std::fs::read(path)
+            .with_context(|| format!("cannot read WARC file '{}'", path.display()))?;
+        let c = warc::read(&data, &mut |c| captures.push(c), &mut |p| {
+            problems += 1;
+            if problems <= WARC_PROBLEMS_SHOWN {
+                let _ = writeln!(
+                    err,
+                    "robotsmatch: {}: offset {}: {} (record skipped)",
+                    path.display(),
+                    p.offset,
+                    p.message
+                );
+            }
+        });
+        counts.records += c.records;
+        counts.responses += c.responses;
+        counts.other += c.other;
+        counts.malformed += c.malformed;
+    }
+    if problems > WARC_PROBLEMS_SHOWN {
+        writeln!(
+            err,
+            "robotsmatch: ... and {} more malformed WARC records skipped",
+            problems - WARC_PROBLEMS_SHOWN
+        )?;
+    }
+    let (hosts, bad) = warc::resolve(captures);
+    for c in bad.iter().take(WARC_PROBLEMS_SHOWN) {
+        writeln!(
+            err,
+            "robotsmatch: offset {}: WARC-Target-URI '{}' has no host (capture skipped)",
+            c.offset, c.target_uri
+        )?;
+    }
+    writeln!(
+        err,
+        "robotsmatch: {} WARC file(s): {} records, {} responses, {} other records skipped, \
+         {} malformed records skipped; {} hosts",
+        paths.len(),
+        counts.records,
+        counts.responses,
+        counts.other,
+        counts.malformed,
+        hosts.len()
+    )?;
+    let outcomes = hosts.iter().map(|h| {
+        let outcome = if h.too_many_redirects {
+            robotsmatch::fetch::Outcome::TooManyRedirects {
+                redirects: h.redirects.clone(),
+            }
+        } else {
+            robotsmatch::fetch::Outcome::Response {
+                status: h.capture.status,
+                body: if h.dangling_redirect {
+                    &[]
+                } else {
+                    &h.capture.body
+                },
+                redirects: h.redirects.clone(),
+            }
+        };
+        (h.host.clone(), outcome)
+    });
+    Ok(Store::from_outcomes(outcomes, agent, builder, parse))
 }

@@ -6,6 +6,12 @@
 //! its host is first seen, and identical bodies are compiled once (keyed by a 128-bit hash of
 //! the body), so memory grows with the distinct bodies actually used, not with the hosts.
 //!
+//! `--robots-warc FILE...` builds the store from robots.txt captures (see `robotsmatch_cli::warc`):
+//! one outcome per host, turned into rules with RFC 9309's status semantics
+//! ([`robotsmatch::fetch`]): a 2xx body is compiled like a file (lazily, shared by body), an
+//! unavailable host allows everything and an unreachable one disallows everything, with the
+//! reason kept for the output.
+//!
 //! Each worker thread holds a [`View`]: its own map from host to compiled entry and its own
 //! lazy-DFA caches, so the shared store is locked only the first time a thread meets a host.
 
@@ -15,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use robotsmatch::fetch::{Availability, FetchedRobots, Outcome as FetchOutcome, Reason, Rules};
 use robotsmatch::{Agent, Cache, Decision, Matcher, MatcherBuilder, ParseConfig, Robots};
 
 /// One distinct robots.txt body, compiled for the crawler.
@@ -25,12 +32,42 @@ pub struct Entry {
     pub index: usize,
 }
 
+/// A host's rules when robots.txt was unavailable or unreachable: everything allowed or
+/// disallowed, and why.
+pub struct AllRules {
+    /// True for allow all (unavailable), false for disallow all (unreachable).
+    pub allowed: bool,
+    /// Why (`robots.txt unreachable (503)`).
+    pub reason: Reason,
+}
+
+/// What applies to a host that has an entry.
+#[derive(Clone)]
+pub enum HostRules {
+    /// A robots.txt body, compiled.
+    Compiled(Arc<Entry>),
+    /// Allow all or disallow all.
+    All(Arc<AllRules>),
+}
+
+/// One host of a WARC store: its fetch outcome (a 2xx body compiled on first use).
+pub struct WarcHost {
+    /// The body of a 2xx capture.
+    body: Option<Vec<u8>>,
+    /// Allow all / disallow all, for the other outcomes.
+    all: Option<Arc<AllRules>>,
+    /// Available, unavailable or unreachable.
+    pub availability: Availability,
+}
+
 /// Where the store's files come from.
 enum Files {
     /// One file for every host.
     Single(Arc<Entry>),
     /// `<host>.txt` files: host key (lower case, `host` or `host_port`) to path.
     Dir(HashMap<String, PathBuf>),
+    /// Captures from WARC files: host key to outcome.
+    Warc(HashMap<String, WarcHost>),
 }
 
 /// The robots store shared by all threads.
@@ -40,7 +77,7 @@ pub struct Store {
     parse: ParseConfig,
     agent: Agent,
     /// Host key to entry for hosts that have a file and were seen so far (None: unreadable).
-    hosts: Mutex<HashMap<String, Option<Arc<Entry>>>>,
+    hosts: Mutex<HashMap<String, Option<HostRules>>>,
     /// Body hash to entry.
     bodies: Mutex<HashMap<(u64, u64, usize), Arc<Entry>>>,
     next_index: AtomicUsize,
@@ -106,11 +143,85 @@ impl Store {
         }
     }
 
-    /// The number of host files in a directory store (1 for a single file).
+    /// A store of WARC captures: host key to the outcome of fetching its robots.txt.
+    pub fn from_outcomes<'a>(
+        hosts: impl IntoIterator<Item = (String, FetchOutcome<'a>)>,
+        agent: Agent,
+        builder: MatcherBuilder,
+        parse: ParseConfig,
+    ) -> Store {
+        let map = hosts
+            .into_iter()
+            .map(|(host, outcome)| {
+                let fetched = FetchedRobots::from_outcome(&outcome, &parse);
+                let availability = fetched.availability();
+                let (body, all) = match (fetched.rules(), &outcome) {
+                    (Rules::Parsed(_), FetchOutcome::Response { body, .. }) => {
+                        (Some(body.to_vec()), None)
+                    }
+                    (rules, _) => (
+                        None,
+                        Some(Arc::new(AllRules {
+                            allowed: !matches!(rules, Rules::DisallowAll),
+                            reason: fetched.reason().clone(),
+                        })),
+                    ),
+                };
+                (
+                    host,
+                    WarcHost {
+                        body,
+                        all,
+                        availability,
+                    },
+                )
+            })
+            .collect();
+        Store {
+            files: Files::Warc(map),
+            builder,
+            parse,
+            agent,
+            hosts: Mutex::new(HashMap::new()),
+            bodies: Mutex::new(HashMap::new()),
+            next_index: AtomicUsize::new(1),
+            errors: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// For a WARC store, the availability of a host key's robots.txt (`None`: no capture, or
+    /// not a WARC store).
+    pub fn availability(&self, key: &str) -> Option<Availability> {
+        match &self.files {
+            Files::Warc(w) => w.get(key).map(|h| h.availability),
+            _ => None,
+        }
+    }
+
+    /// For a WARC store, how many hosts are available, unavailable, unreachable.
+    pub fn availability_counts(&self) -> Option<[usize; 3]> {
+        let Files::Warc(w) = &self.files else {
+            return None;
+        };
+        let mut n = [0; 3];
+        for h in w.values() {
+            n[h.availability as usize] += 1;
+        }
+        Some(n)
+    }
+
+    /// True when the profile always allows `/robots.txt`.
+    pub fn robots_txt_allowed(&self) -> bool {
+        self.builder.get_profile().robots_txt_allowed
+    }
+
+    /// The number of host files in a directory store (1 for a single file; hosts captured in a
+    /// WARC store).
     pub fn file_count(&self) -> usize {
         match &self.files {
             Files::Single(_) => 1,
             Files::Dir(d) => d.len(),
+            Files::Warc(w) => w.len(),
         }
     }
 
@@ -118,7 +229,7 @@ impl Store {
     pub fn compiled_count(&self) -> usize {
         match &self.files {
             Files::Single(_) => 1,
-            Files::Dir(_) => self.bodies.lock().map(|b| b.len()).unwrap_or(0),
+            Files::Dir(_) | Files::Warc(_) => self.bodies.lock().map(|b| b.len()).unwrap_or(0),
         }
     }
 
@@ -126,7 +237,7 @@ impl Store {
     pub fn compiled_memory(&self) -> usize {
         match &self.files {
             Files::Single(e) => e.matcher.memory_usage(),
-            Files::Dir(_) => self
+            Files::Dir(_) | Files::Warc(_) => self
                 .bodies
                 .lock()
                 .map(|b| b.values().map(|e| e.matcher.memory_usage()).sum())
@@ -140,17 +251,31 @@ impl Store {
     }
 
     /// The entry for a host key, loading and compiling it on first use.
-    fn load(&self, key: &str) -> Option<Arc<Entry>> {
+    fn load(&self, key: &str) -> Option<HostRules> {
         let dir = match &self.files {
-            Files::Single(e) => return Some(e.clone()),
+            Files::Single(e) => return Some(HostRules::Compiled(e.clone())),
             Files::Dir(d) => d,
+            Files::Warc(w) => {
+                let host = w.get(key)?;
+                if let Some(all) = &host.all {
+                    return Some(HostRules::All(all.clone()));
+                }
+                if let Some(e) = self.hosts.lock().ok()?.get(key) {
+                    return e.clone();
+                }
+                let entry = HostRules::Compiled(self.entry_for(host.body.as_deref()?));
+                if let Ok(mut hosts) = self.hosts.lock() {
+                    hosts.insert(key.to_string(), Some(entry.clone()));
+                }
+                return Some(entry);
+            }
         };
         let path = dir.get(key)?;
         if let Some(e) = self.hosts.lock().ok()?.get(key) {
             return e.clone();
         }
         let entry = match std::fs::read(path) {
-            Ok(body) => Some(self.entry_for(&body)),
+            Ok(body) => Some(HostRules::Compiled(self.entry_for(&body))),
             Err(e) => {
                 if let Ok(mut errs) = self.errors.lock() {
                     errs.push(format!(
@@ -192,7 +317,7 @@ pub struct View<'s> {
     store: &'s Store,
     // PERF: looked up once per URL; foldhash is several times faster than SipHash here and
     // still seeded per process.
-    hosts: HashMap<Vec<u8>, Option<Arc<Entry>>, foldhash::fast::RandomState>,
+    hosts: HashMap<Vec<u8>, Option<HostRules>, foldhash::fast::RandomState>,
     caches: Vec<Option<Cache>>,
     key: String,
 }
@@ -203,6 +328,8 @@ pub enum Outcome<'a> {
     NoRobots,
     /// Decided by the host's robots.txt.
     Decided(Decision<'a>, &'a Entry),
+    /// Robots.txt was unavailable (allowed) or unreachable (disallowed).
+    All(bool, &'a AllRules),
 }
 
 impl<'s> View<'s> {
@@ -223,10 +350,15 @@ impl<'s> View<'s> {
             let entry = self.lookup(host, default_port);
             self.hosts.insert(host.to_vec(), entry);
         }
-        let Some(Some(entry)) = self.hosts.get(host) else {
-            return Outcome::NoRobots;
+        let entry: &Entry = match self.hosts.get(host) {
+            Some(Some(HostRules::Compiled(e))) => e,
+            Some(Some(HostRules::All(all))) => {
+                let allowed =
+                    all.allowed || (path == b"/robots.txt" && self.store.robots_txt_allowed());
+                return Outcome::All(allowed, all);
+            }
+            _ => return Outcome::NoRobots,
         };
-        let entry: &Entry = entry;
         if self.caches.len() <= entry.index {
             self.caches.resize_with(entry.index + 1, || None);
         }
@@ -234,7 +366,7 @@ impl<'s> View<'s> {
         Outcome::Decided(entry.matcher.decide_canonical_with(cache, path), entry)
     }
 
-    fn lookup(&mut self, host: &[u8], default_port: Option<u16>) -> Option<Arc<Entry>> {
+    fn lookup(&mut self, host: &[u8], default_port: Option<u16>) -> Option<HostRules> {
         self.key.clear();
         self.key.push_str(&String::from_utf8_lossy(host));
         if let Some(e) = self.store.load(&self.key) {
