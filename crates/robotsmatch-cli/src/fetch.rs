@@ -10,10 +10,13 @@
 use std::time::Duration;
 
 use robotsmatch::cache::Origin;
-use robotsmatch::fetch::{resolve_location, FetchedRobots, Outcome, MAX_REDIRECTS};
+use robotsmatch::fetch::FetchedRobots;
+#[cfg(feature = "fetch")]
+use robotsmatch::fetch::{resolve_location, Outcome, MAX_REDIRECTS};
 use robotsmatch::ParseConfig;
 
 /// The user-agent header sent.
+#[cfg(feature = "fetch")]
 pub const USER_AGENT: &str = concat!(
     "robotsmatch/",
     env!("CARGO_PKG_VERSION"),
@@ -147,6 +150,7 @@ pub fn fetch(url: &str, _timeout: Duration, _parse: &ParseConfig) -> anyhow::Res
     )
 }
 
+#[cfg(feature = "fetch")]
 fn report(
     robots_url: String,
     final_url: String,
