@@ -393,6 +393,7 @@ pub fn diff(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
     let new_robots = Robots::parse(new_text.as_bytes());
     let old = b.build(&old_robots, catalog::agent_for(agent));
     let new = b.build(&new_robots, catalog::agent_for(agent));
+    let (mut old_cache, mut new_cache) = (old.create_cache(), new.create_cache());
     let (mut n, mut to_dis, mut to_all) = (0usize, 0usize, 0usize);
     let mut invalid = Vec::new();
     let mut changed = Vec::new();
@@ -408,9 +409,10 @@ pub fn diff(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
             Some(Ok(u)) => u,
         };
         n += 1;
+        // As the CLI's diff: canonicalise once, decide the canonical path with both.
         let path = canonical_path(url.as_bytes());
-        let a = old.decide(&path);
-        let z = new.decide(&path);
+        let a = old.decide_canonical_with(&mut old_cache, &path);
+        let z = new.decide_canonical_with(&mut new_cache, &path);
         if a.is_allowed() == z.is_allowed() {
             continue;
         }

@@ -447,6 +447,8 @@ fn diff_reports_what_the_library_decides_on_both_versions() {
         .lines()
         .map(str::to_string)
         .collect();
+    urls.push("https://arstechnica.com//science/x?comments=1".into()); // a path starting '//'
+    urls.push("/science/x?comments=1#frag".into()); // a bare path, a fragment
     urls.push("   ".into()); // blank: skipped, not counted
     urls.push("not a url".into()); // invalid: counted apart
     let r = post(
