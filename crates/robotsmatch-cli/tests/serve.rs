@@ -47,6 +47,7 @@ fn serve_starts_on_a_free_port_prints_it_and_answers() {
         .spawn()
         .expect("start robotsmatch serve");
     let mut server = Server(child);
+    // Read the first line and close the pipe: a reader that goes away must not stop the server.
     let mut line = String::new();
     BufReader::new(server.0.stdout.take().expect("stdout"))
         .read_line(&mut line)

@@ -288,18 +288,19 @@ pub fn run(bind: &str) -> io::Result<()> {
             .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}")))?;
         let local = listener.local_addr()?;
         {
+            // The address is for whoever started the server; if they stopped reading (a
+            // closed pipe), the server still runs: write errors are ignored.
             use std::io::Write;
             let mut out = io::stdout().lock();
-            writeln!(out, "robotsmatch serve: listening on http://{local}/")?;
+            let mut text = format!("robotsmatch serve: listening on http://{local}/\n");
             if !local.ip().is_loopback() {
-                writeln!(
-                    out,
-                    "robotsmatch serve: warning: {} is not a loopback address; anyone who can reach it can use the tester",
+                text.push_str(&format!(
+                    "robotsmatch serve: warning: {} is not a loopback address; anyone who can reach it can use the tester\n",
                     local.ip()
-                )?;
+                ));
             }
-            writeln!(out, "robotsmatch serve: press Ctrl-C to stop")?;
-            out.flush()?;
+            text.push_str("robotsmatch serve: press Ctrl-C to stop\n");
+            let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
         }
         serve_on(listener, Limits::default()).await
     })
