@@ -13,7 +13,7 @@
 //! Every object pickles: a matcher as its robots.txt body, agent and profile, rebuilt on load.
 //! Bad input raises `TypeError` or `ValueError` with the offending index; nothing panics.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use arrow_array::builder::{BooleanBuilder, Int32Builder};
 use arrow_array::cast::AsArray;
@@ -25,7 +25,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use pyo3_arrow::input::AnyArray;
 use pyo3_arrow::{PyArray, PyChunkedArray};
 use robotsmatch::parse::DirectiveKind;
-use robotsmatch::{catalog, Matcher, MatcherBuilder, Profile, Robots};
+use robotsmatch::{catalog, Cache, Matcher, MatcherBuilder, Profile, Robots};
 
 /// A parsed robots.txt file.
 ///
@@ -50,6 +50,8 @@ struct PyMatcher {
     agent: String,
     profile: Profile,
     matcher: Matcher,
+    /// Lazy-DFA caches kept warm between batch calls (one is taken per call in progress).
+    caches: Mutex<Vec<Cache>>,
 }
 
 /// The verdict for one URL: `allowed`, and the deciding rule's `kind` (`"allow"` or
@@ -116,10 +118,11 @@ fn body_bytes(body: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// (`url`, `urls[3]`).
 fn push_url(buf: &mut Vec<u8>, obj: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<()> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let s = s
-            .to_cow()
+        // One encoding into a bytes object (abi3 for Python 3.9 has no borrowed UTF-8 view).
+        let encoded = s
+            .encode_utf8()
             .map_err(|e| PyValueError::new_err(format!("{} is not valid UTF-8: {e}", what())))?;
-        buf.extend_from_slice(s.as_bytes());
+        buf.extend_from_slice(encoded.as_bytes());
         Ok(())
     } else if let Ok(b) = obj.cast::<PyBytes>() {
         let bytes = b.as_bytes();
@@ -260,13 +263,12 @@ fn for_each_url(array: &ArrayRef, mut f: impl FnMut(Option<&[u8]>)) {
 }
 
 /// The answers of a batch over one Arrow array: `allowed` (and `line`), nulls for null URLs.
-fn decide_array(matcher: &Matcher, array: &ArrayRef, lines: bool) -> ArrayRef {
-    let mut cache = matcher.create_cache();
+fn decide_array(matcher: &Matcher, cache: &mut Cache, array: &ArrayRef, lines: bool) -> ArrayRef {
     let mut allowed = BooleanBuilder::with_capacity(array.len());
     let mut line = Int32Builder::with_capacity(if lines { array.len() } else { 0 });
     for_each_url(array, |url| match url {
         Some(url) => {
-            let d = matcher.decide_with(&mut cache, url);
+            let d = matcher.decide_with(cache, url);
             allowed.append_value(d.is_allowed());
             if lines {
                 line.append_option(d.rule().map(|r| r.line() as i32));
@@ -353,6 +355,7 @@ impl PyRobots {
             agent: agent.to_string(),
             profile,
             matcher,
+            caches: Mutex::new(Vec::new()),
         })
     }
 
@@ -546,17 +549,33 @@ impl PyMatcher {
 }
 
 impl PyMatcher {
+    /// A warm cache from the matcher's stock, or a new one.
+    fn take_cache(&self) -> Cache {
+        let stock = self.caches.lock().ok().and_then(|mut c| c.pop());
+        stock.unwrap_or_else(|| self.matcher.create_cache())
+    }
+
+    /// Returns a cache to the stock (at most a few are kept).
+    fn put_cache(&self, cache: Cache) {
+        if let Ok(mut caches) = self.caches.lock() {
+            if caches.len() < 8 {
+                caches.push(cache);
+            }
+        }
+    }
+
     fn batch<'py>(
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
         lines: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let input = batch_input(urls)?;
         let matcher = &self.matcher;
-        match batch_input(urls)? {
+        let mut cache = self.take_cache();
+        let out = match input {
             BatchInput::List(batch) => {
                 let decided: Vec<(bool, Option<u32>)> = py.detach(|| {
-                    let mut cache = matcher.create_cache();
                     batch
                         .iter()
                         .map(|url| {
@@ -565,34 +584,38 @@ impl PyMatcher {
                         })
                         .collect()
                 });
+                self.put_cache(cache);
                 if lines {
-                    Ok(PyList::new(py, decided)?.into_any())
+                    PyList::new(py, decided)?.into_any()
                 } else {
-                    Ok(PyList::new(py, decided.into_iter().map(|(a, _)| a))?.into_any())
+                    PyList::new(py, decided.into_iter().map(|(a, _)| a))?.into_any()
                 }
             }
             BatchInput::Array(array) => {
-                let out = py.detach(|| decide_array(matcher, &array, lines));
+                let out = py.detach(|| decide_array(matcher, &mut cache, &array, lines));
+                self.put_cache(cache);
                 let exported = PyArray::from_array_ref(out).into_pyobject(py)?;
                 py.import(pyo3::intern!(py, "pyarrow"))?
                     .getattr(pyo3::intern!(py, "array"))?
-                    .call1((exported,))
+                    .call1((exported,))?
             }
             BatchInput::Chunked(chunks) => {
                 let out: Vec<ArrayRef> = py.detach(|| {
                     chunks
                         .iter()
-                        .map(|a| decide_array(matcher, a, lines))
+                        .map(|a| decide_array(matcher, &mut cache, a, lines))
                         .collect()
                 });
+                self.put_cache(cache);
                 let field = if lines {
                     Field::new("decision", DataType::Struct(decision_fields()), true)
                 } else {
                     Field::new("allowed", DataType::Boolean, true)
                 };
-                PyChunkedArray::try_new(out, Arc::new(field))?.into_pyarrow(py)
+                PyChunkedArray::try_new(out, Arc::new(field))?.into_pyarrow(py)?
             }
-        }
+        };
+        Ok(out)
     }
 }
 
