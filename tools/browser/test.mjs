@@ -53,6 +53,7 @@ const URLS = [
   '/images/',
   '/account/',
   'https://shop.example/shoes?sort=price',
+  'shop.example/account/%7Euser#top',
 ];
 const expected = JSON.parse(cli(['check', '--robots', SHOP, '--agent', AGENT, '--format', 'json', ...URLS]));
 const expectedLint = JSON.parse(cli(['lint', '--format', 'json', SHOP]));
@@ -90,7 +91,8 @@ try {
       document.getElementById('check-status').textContent.includes(`for ${agent}`),
     [URLS.length, AGENT], { timeout: 10000 });
   const rows = await page.$$eval('#results tbody tr', (trs) => trs.map((tr) => ({
-    url: tr.querySelector('td.url').textContent,
+    url: tr.querySelector('td.url button').textContent,
+    compared: tr.querySelector('td.url .compared')?.textContent ?? null,
     verdict: tr.dataset.verdict,
     shown: tr.children[1].textContent,
     rule: tr.children[2].textContent,
@@ -100,6 +102,9 @@ try {
   expected.results.forEach((e, i) => {
     const r = rows[i] || {};
     check(r.url === e.url, `row ${i + 1}: URL ${e.url}`, r.url);
+    const typed = e.url.replace(/#.*$/, '').replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+    const wantCompared = e.path === typed ? null : `compared as ${e.path}`;
+    check(r.compared === wantCompared, `row ${i + 1}: ${wantCompared ?? 'no note on the compared path'}`, r.compared);
     check(r.verdict === e.verdict && r.shown.includes(e.verdict),
       `row ${i + 1}: verdict '${e.verdict}' (as text, not only colour), as check --format json says`, r);
     const want = ruleText(e.rule) ?? 'none matches';

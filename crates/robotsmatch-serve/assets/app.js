@@ -125,6 +125,14 @@ function ruleText(rule, result) {
   return 'none matches';
 }
 
+// The path and query of a URL as typed (scheme and host cut, fragment dropped).
+function typedPath(u) {
+  let s = u.replace(/#.*$/, '');
+  const m = s.match(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/);
+  if (m) s = s.slice(m[0].length);
+  return s === '' ? '/' : s;
+}
+
 function selectResult(i) {
   if (!lastCheck || i < 0 || i >= lastCheck.results.length) return;
   selectedIndex = i;
@@ -164,7 +172,9 @@ function renderResults(j) {
       selectResult(i);
     });
     const tr = el('tr', { 'data-verdict': r.verdict, 'data-line': r.rule ? String(r.rule.line) : '' },
-      el('td', { class: 'url' }, btn),
+      // When what is matched differs from what was typed (no scheme, percent-encoding), say so.
+      el('td', { class: 'url' }, btn, ...(r.path !== typedPath(r.url)
+        ? [el('span', { class: 'compared' }, 'compared as ', el('code', {}, r.path))] : [])),
       el('td', {}, el('span', { class: `verdict ${r.verdict}` }, r.allowed ? '\u2713 allowed' : '\u2717 disallowed')),
       el('td', { class: 'rule' }, ruleText(r.rule, r)),
       el('td', { class: 'group' }, groupText(j.group)));
