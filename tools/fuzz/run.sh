@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 seconds=${1:-1800}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse matcher canon classify)
+[ ${#targets[@]} -gt 0 ] || targets=(parse matcher canon classify warc)
 shared=../../../shared/corpora
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
@@ -22,6 +22,10 @@ for t in "${targets[@]}"; do
     fi
   elif [ "$t" = classify ] && [ -d "$shared/urls" ] && [ -z "$(ls -A "corpus/$t")" ]; then
     zcat "$shared/urls/reddit-2010-01.txt.gz" | head -20000 | split -l 200 - "corpus/$t/log-" || true
+  elif [ "$t" = warc ] && [ -z "$(ls -A "corpus/$t")" ]; then
+    # The committed test WARC (gzip members), and its first records uncompressed.
+    cp ../../corpora/warc/sample.warc.gz "corpus/$t/"
+    { zcat ../../corpora/warc/sample.warc.gz 2>/dev/null || true; } | head -c 60000 > "corpus/$t/plain.warc"
   fi
   echo "== $t for $seconds s"
   cargo +nightly fuzz run --fuzz-dir . "$t" "corpus/$t" -- -dict=robots.dict -max_total_time="$seconds" \
