@@ -144,8 +144,9 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
         return write_all_or_nothing(&args, &profiles, report);
     };
     if args.agent.eq_ignore_ascii_case("all") || profiles.len() > 1 {
-        if fetch.is_some() && args.format == Format::Json {
-            bail!("--format json with --fetch takes one crawler and one profile");
+        if let (Some(report), Format::Json) = (fetch, args.format) {
+            // The matrix document has no place for it: the fetch status goes to stderr.
+            eprint!("{}", report.text(&parse));
         }
         return crate::matrix::run(
             &label,
