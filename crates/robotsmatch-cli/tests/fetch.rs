@@ -211,6 +211,52 @@ fn six_redirects_are_too_many_and_allow_everything() {
 }
 
 #[test]
+fn five_redirects_are_still_followed() {
+    let (base, _) = serve(|p| match p {
+        "/robots.txt" => redirect("/r1"),
+        // robots.txt, r1, r2, r3, r4: five redirects.
+        "/r4" => redirect("/final.txt"),
+        "/final.txt" => reply(200, BODY),
+        p if p.starts_with("/r") => {
+            let n: u32 = p[2..].parse().unwrap_or(99);
+            redirect(&format!("/r{}", n + 1))
+        }
+        _ => reply(500, b""),
+    });
+    let (out, err) = check_tsv(&base, &[]);
+    assert_eq!(
+        out,
+        format!("disallowed\t2\tDisallow: /private\t{base}/private/x\n")
+    );
+    assert!(err.contains("  redirects: 5: "), "{err}");
+    assert!(
+        err.contains(&format!("  final url: {base}/final.txt\n")),
+        "{err}"
+    );
+}
+
+#[test]
+fn unreachable_with_every_catalog_crawler() {
+    let (base, _) = serve(|_| reply(503, b""));
+    let url = format!("{base}/page");
+    let o = robotsmatch(&[
+        "check", "--fetch", &url, "--agent", "all", "--format", "tsv",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let catalog = robotsmatch(&["crawlers", "--format", "tsv"]);
+    let crawlers = text(&catalog.stdout).lines().skip(1).count();
+    assert!(crawlers > 10, "{}", text(&catalog.stdout));
+    assert_eq!(out.lines().count(), crawlers, "{out}");
+    for line in out.lines() {
+        assert!(
+            line.ends_with(&format!("\tdisallowed\t-\t-\t{url}")),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn every_status_class() {
     for (status, verdict, reason) in [
         (
