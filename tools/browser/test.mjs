@@ -44,6 +44,39 @@ function cli(args) {
 
 const ruleText = (r) => (r ? `line ${r.line}: ${r.kind === 'allow' ? 'Allow' : 'Disallow'}: ${r.pattern}` : null);
 
+// Checks the results table row by row against `check --format json` for the same input.
+async function checkRows(page, expected, who) {
+  const g = expected.group;
+  const groupName = g.kind === 'named' ? `'${g.token}'` : g.kind === 'wildcard' ? "'*'" : 'none';
+  const rows = await page.$$eval('#results tbody tr', (trs) => trs.map((tr) => ({
+    url: tr.querySelector('td.url button').textContent,
+    compared: tr.querySelector('td.url .compared')?.textContent ?? null,
+    verdict: tr.dataset.verdict,
+    shown: tr.children[1].textContent,
+    rule: tr.children[2].firstChild.textContent,
+    runnerUp: tr.querySelector('.runner-up')?.textContent ?? null,
+    group: tr.children[3].textContent,
+  })));
+  check(rows.length === expected.results.length, `${who}: table has ${expected.results.length} rows`, rows.length);
+  expected.results.forEach((e, i) => {
+    const r = rows[i] || {};
+    check(r.url === e.url, `${who} row ${i + 1}: URL ${e.url}`, r.url);
+    const typed = e.url.replace(/#.*$/, '').replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+    const wantCompared = e.path === typed ? null : `compared as ${e.path}`;
+    check(r.compared === wantCompared, `${who} row ${i + 1}: ${wantCompared ?? 'no note on the compared path'}`, r.compared);
+    check(r.verdict === e.verdict && r.shown.includes(e.verdict),
+      `${who} row ${i + 1}: verdict '${e.verdict}' (as text, not only colour), as check --format json says`, r);
+    const want = ruleText(e.rule) ?? 'none matches';
+    check(r.rule === want, `${who} row ${i + 1}: deciding rule '${want}'`, r.rule);
+    const wantRunnerUp = e.runner_up ? `runner-up: ${ruleText(e.runner_up)}` : null;
+    check(r.runnerUp === wantRunnerUp, `${who} row ${i + 1}: ${wantRunnerUp ?? 'no runner-up'}`, r.runnerUp);
+    check(r.group.startsWith(groupName), `${who} row ${i + 1}: group ${groupName}`, r.group);
+  });
+  const status = await page.textContent('#check-status');
+  const nAllowed = expected.results.filter((e) => e.verdict === 'allowed').length;
+  check(status.includes(`${nAllowed} allowed`), `${who}: the live status counts the allowed URLs`, status);
+}
+
 const SHOP = 'corpora/examples/shop.txt';
 const AGENT = 'Googlebot-Image';
 const URLS = [
@@ -90,30 +123,7 @@ try {
     ([n, agent]) => document.querySelectorAll('#results tbody tr').length === n &&
       document.getElementById('check-status').textContent.includes(`for ${agent}`),
     [URLS.length, AGENT], { timeout: 10000 });
-  const rows = await page.$$eval('#results tbody tr', (trs) => trs.map((tr) => ({
-    url: tr.querySelector('td.url button').textContent,
-    compared: tr.querySelector('td.url .compared')?.textContent ?? null,
-    verdict: tr.dataset.verdict,
-    shown: tr.children[1].textContent,
-    rule: tr.children[2].textContent,
-    group: tr.children[3].textContent,
-  })));
-  check(rows.length === expected.results.length, `table has ${expected.results.length} rows`, rows.length);
-  expected.results.forEach((e, i) => {
-    const r = rows[i] || {};
-    check(r.url === e.url, `row ${i + 1}: URL ${e.url}`, r.url);
-    const typed = e.url.replace(/#.*$/, '').replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
-    const wantCompared = e.path === typed ? null : `compared as ${e.path}`;
-    check(r.compared === wantCompared, `row ${i + 1}: ${wantCompared ?? 'no note on the compared path'}`, r.compared);
-    check(r.verdict === e.verdict && r.shown.includes(e.verdict),
-      `row ${i + 1}: verdict '${e.verdict}' (as text, not only colour), as check --format json says`, r);
-    const want = ruleText(e.rule) ?? 'none matches';
-    check(r.rule === want, `row ${i + 1}: deciding rule '${want}'`, r.rule);
-    check(r.group.includes(`'${expected.group.token}'`), `row ${i + 1}: group '${expected.group.token}'`, r.group);
-  });
-  const status = await page.textContent('#check-status');
-  const nAllowed = expected.results.filter((e) => e.verdict === 'allowed').length;
-  check(status.includes(`${nAllowed} allowed`), 'the live status counts the allowed URLs', status);
+  await checkRows(page, expected, AGENT);
 
   // ---- 2. click a decided row: the deciding line and the group are highlighted ----
   const pick = expected.results.findIndex((e) => e.verdict === 'disallowed' && e.rule);
@@ -186,6 +196,18 @@ try {
     return { violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) })), passes: r.passes.length };
   });
   check(axe.violations.length === 0, `axe-core: no WCAG 2.1 A/AA violations (${axe.passes} rules pass)`, axe.violations);
+
+  // The same file for Googlebot, typed as a full user-agent string: the '*' group, runner-ups.
+  const UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+  const expectUrls = readFileSync(join(root, 'corpora/examples/shop.expect'), 'utf8').split('\n')
+    .filter((l) => /^(allow|disallow) /.test(l)).map((l) => l.split(' ')[1]);
+  const expected2 = JSON.parse(cli(['check', '--robots', SHOP, '--agent', UA, '--format', 'json', ...expectUrls]));
+  await page.fill('#agent-text', UA);
+  await page.fill('#urls', expectUrls.join('\n'));
+  await page.waitForFunction((n) => document.querySelectorAll('#results tbody tr').length === n &&
+    document.getElementById('check-status').textContent.includes('for Googlebot;'), expectUrls.length, { timeout: 10000 }).catch(() => {});
+  await checkRows(page, expected2, 'Googlebot (full user-agent string)');
+  check(expected2.results.some((e) => e.runner_up), 'that list has a URL with a runner-up rule');
 
   // ---- 5. opening a file and dropping one load it into the editor ----
   await page.goto(base + '/');

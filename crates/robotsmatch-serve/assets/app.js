@@ -176,7 +176,8 @@ function renderResults(j) {
       el('td', { class: 'url' }, btn, ...(r.path !== typedPath(r.url)
         ? [el('span', { class: 'compared' }, 'compared as ', el('code', {}, r.path))] : [])),
       el('td', {}, el('span', { class: `verdict ${r.verdict}` }, r.allowed ? '\u2713 allowed' : '\u2717 disallowed')),
-      el('td', { class: 'rule' }, ruleText(r.rule, r)),
+      el('td', { class: 'rule' }, ruleText(r.rule, r), ...(r.runner_up
+        ? [el('span', { class: 'runner-up' }, `runner-up: ${ruleText(r.runner_up)}`)] : [])),
       el('td', { class: 'group' }, groupText(j.group)));
     tr.addEventListener('click', () => selectResult(i));
     frag.append(tr);
