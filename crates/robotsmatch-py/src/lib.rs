@@ -163,6 +163,7 @@ struct UrlBatch {
 }
 
 impl UrlBatch {
+    /// Copies every item (named `urls[i]` in errors) into one buffer.
     fn from_items<'py>(
         items: impl Iterator<Item = Bound<'py, PyAny>>,
         len: usize,
@@ -178,6 +179,7 @@ impl UrlBatch {
         Ok(batch)
     }
 
+    /// The URLs, in order.
     fn iter(&self) -> impl Iterator<Item = &[u8]> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(self.ends.iter()).map(|(s, &e)| &self.buf[s..e])
@@ -194,6 +196,8 @@ enum BatchInput {
     Chunked(Vec<ArrayRef>),
 }
 
+/// Reads the argument of a batch call: a list or tuple of str/bytes (copied into one buffer),
+/// or an Arrow array or stream of strings (imported without copying).
 fn batch_input(urls: &Bound<'_, PyAny>) -> PyResult<BatchInput> {
     let py = urls.py();
     if let Ok(list) = urls.cast::<PyList>() {
@@ -218,6 +222,16 @@ fn batch_input(urls: &Bound<'_, PyAny>) -> PyResult<BatchInput> {
         )));
     }
     let input: AnyArray = urls.extract()?;
+    // The declared type is checked, so that an empty chunked array of ints is refused too.
+    match input.field()?.data_type() {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {}
+        other => {
+            return Err(PyTypeError::new_err(format!(
+                "urls must be an Arrow array of strings (string, large_string or string_view), \
+                 not {other}"
+            )))
+        }
+    }
     let input = match input {
         AnyArray::Array(a) => BatchInput::Array(a.into_inner().0),
         AnyArray::Stream(s) => {
@@ -225,20 +239,6 @@ fn batch_input(urls: &Bound<'_, PyAny>) -> PyResult<BatchInput> {
             BatchInput::Chunked(chunks)
         }
     };
-    let check = |a: &ArrayRef| -> PyResult<()> {
-        match a.data_type() {
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Ok(()),
-            other => Err(PyTypeError::new_err(format!(
-                "urls must be an Arrow array of strings (string, large_string or string_view), \
-                 not {other}"
-            ))),
-        }
-    };
-    match &input {
-        BatchInput::Array(a) => check(a)?,
-        BatchInput::Chunked(chunks) => chunks.iter().try_for_each(check)?,
-        BatchInput::List(_) => {}
-    }
     Ok(input)
 }
 
@@ -294,6 +294,7 @@ fn decide_array(matcher: &Matcher, cache: &mut Cache, array: &ArrayRef, lines: b
     ))
 }
 
+/// The fields of `decide_many`'s Arrow answer: `allowed` and `line`.
 fn decision_fields() -> Fields {
     Fields::from(vec![
         Field::new("allowed", DataType::Boolean, true),
@@ -564,6 +565,7 @@ impl PyMatcher {
         }
     }
 
+    /// `allowed_many` (`lines` false) and `decide_many` (`lines` true).
     fn batch<'py>(
         &self,
         py: Python<'py>,

@@ -30,6 +30,8 @@ def test_wrong_types_are_type_errors():
         M.allowed_many({"/a"})
     with pytest.raises(TypeError, match=r"^url must be str or bytes, not NoneType"):
         M.decide(None)
+    with pytest.raises(ValueError, match=r"robots.txt body is a str that is not valid UTF-8"):
+        Robots.parse("User-agent: *\nDisallow: /\ud800\n")
     with pytest.raises(TypeError, match=r"robots.txt body must be bytes or str, not int"):
         Robots.parse(5)
     with pytest.raises(TypeError, match=r"robots.txt body must be bytes or str, not NoneType"):
@@ -43,6 +45,10 @@ def test_arrow_arrays_of_other_types_are_type_errors():
         M.allowed_many(pa.array([1, 2, 3]))
     with pytest.raises(TypeError, match=r"Arrow array of strings.*not Binary"):
         M.decide_many(pa.chunked_array([pa.array([b"/a"], type=pa.binary())]))
+    with pytest.raises(TypeError, match=r"Arrow array of strings.*not Int32"):
+        M.allowed_many(pa.chunked_array([], type=pa.int32()))  # no chunk: the type decides
+    with pytest.raises(TypeError, match=r"Arrow array of strings.*not Dictionary"):
+        M.allowed_many(pa.array(["/a", "/a"]).dictionary_encode())
 
 
 def test_huge_file_is_cut_at_the_parse_limit():
