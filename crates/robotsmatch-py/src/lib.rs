@@ -57,8 +57,8 @@ struct PyMatcher {
 /// The verdict for one URL: `allowed`, and the deciding rule's `kind` (`"allow"` or
 /// `"disallow"`), `pattern` (as written) and `line` (1-based), all `None` when no rule
 /// matched (the URL is then allowed) or the path is `/robots.txt` (always allowed).
-#[pyclass(frozen, eq, module = "robotsmatch", name = "Decision")]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[pyclass(frozen, eq, hash, module = "robotsmatch", name = "Decision")]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct PyDecision {
     /// True when the crawler may fetch the URL.
     #[pyo3(get)]

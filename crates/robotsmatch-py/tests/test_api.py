@@ -38,6 +38,7 @@ def test_decision_fields_and_repr():
 def test_decision_constructor_checks_kind():
     assert Decision(False, "disallow", "/x", 3) == Decision(False, "disallow", "/x", 3)
     assert Decision(True) != Decision(False)
+    assert len({Decision(True), Decision(True), Decision(False, "disallow", "/x", 3)}) == 2
     with pytest.raises(ValueError, match="kind must be"):
         Decision(True, "permit")
 
