@@ -1,12 +1,15 @@
 """Type stubs of the native module (re-exported by ``robotsmatch``)."""
 
-from typing import Any, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, List, Optional, Tuple, Union, final, overload
+
+__all__ = ["Decision", "Matcher", "Robots", "__version__"]
 
 __version__: str
 
 _Body = Union[bytes, bytearray, str]
 _Url = Union[str, bytes]
 
+@final
 class Decision:
     """The verdict for one URL and the rule that decided it (None when no rule did)."""
 
@@ -14,16 +17,17 @@ class Decision:
     kind: Optional[str]
     pattern: Optional[str]
     line: Optional[int]
-    def __init__(
-        self,
+    def __new__(
+        cls,
         allowed: bool,
         kind: Optional[str] = None,
         pattern: Optional[str] = None,
         line: Optional[int] = None,
-    ) -> None: ...
-    def __eq__(self, other: object) -> bool: ...
+    ) -> Decision: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Robots:
     """A parsed robots.txt file (the first 500 KiB; the line the limit cuts is dropped)."""
 
@@ -44,10 +48,11 @@ class Robots:
     @property
     def rule_count(self) -> int: ...
 
+@final
 class Matcher:
     """One crawler's compiled rules; immutable, thread-safe, picklable."""
 
-    def __init__(self, body: _Body, agent: str, profile: str = "google") -> None: ...
+    def __new__(cls, body: _Body, agent: str, profile: str = "google") -> Matcher: ...
     def allowed(self, url: _Url) -> bool: ...
     def decide(self, url: _Url) -> Decision: ...
     @overload
