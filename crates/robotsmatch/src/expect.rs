@@ -3,7 +3,7 @@
 //!
 //! The text has one entry per line: `allow URL` or `disallow URL`; `agent NAME` switches the
 //! crawler for the lines below it (a product token, a full user-agent string or a
-//! [`catalog`](crate::catalog) name); `#` at the start of a line or after white space starts a
+//! [`catalog`] name); `#` at the start of a line or after white space starts a
 //! comment (a `#` inside a URL is its fragment); blank lines are skipped; keywords ignore case.
 //!
 //! ```

@@ -24,7 +24,7 @@
 //! - [`profile`]: the matching choices of `google` (default) and `legacy`.
 //! - `compile` (internal): one automaton per crawler, the one-pass decision.
 //! - [`Matcher`]: built once per (file, crawler, profile), decides many URLs.
-//! - [`reference`]: a naive matcher with the same semantics, for cross-checking.
+//! - [`reference`](mod@reference): a naive matcher with the same semantics, for cross-checking.
 //! - [`fetch`]: the outcome of fetching robots.txt (RFC 9309 §2.3) to rules and a reason;
 //!   [`cache`]: a bounded, expiring, thread-safe cache of compiled rules per origin.
 //! - [`lint`]: the mistakes of a file, with lines and fixes; [`catalog`]: well-known crawlers;
