@@ -39,6 +39,40 @@ pub fn rule_derived_paths(robots: &Robots, max: usize) -> Vec<Vec<u8>> {
     out
 }
 
+/// xorshift64*: a small, fast, seeded generator that gives the same sequence on every machine,
+/// so generated corpora (`gen-urls`, `make-warc`) are reproducible from their seed.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed (any value; zero is mapped to a non-zero state).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+
+    /// One element of a non-empty slice.
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+
+    /// True with the given probability in percent.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+}
+
 /// The `q`-quantile (0..=1) of sorted values.
 pub fn quantile<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
     if sorted.is_empty() {

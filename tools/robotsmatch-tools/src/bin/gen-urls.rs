@@ -11,30 +11,7 @@
 use std::io::Write;
 
 use robotsmatch::{Matcher, Robots};
-
-/// xorshift64*: small, fast, and the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+use robotsmatch_tools::Rng;
 
 const WORDS: &[&str] = &[
     "search",
@@ -177,7 +154,7 @@ fn main() -> anyhow::Result<()> {
     };
     let agent = rest.first().map_or("Googlebot", |s| s.as_str());
     let count: usize = count.parse()?;
-    let mut rng = Rng(seed.parse::<u64>()?.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::new(seed.parse::<u64>()?);
     let body = std::fs::read(robots)?;
     let m = Matcher::new(&Robots::parse(&body), agent);
     let patterns: Vec<String> = m

@@ -23,22 +23,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use robotsmatch_tools::Rng;
 
 struct Args {
     robots: PathBuf,
@@ -161,10 +146,10 @@ fn main() -> anyhow::Result<()> {
             files.push((name.trim_end_matches(".txt").to_string(), body));
         }
     }
-    let mut rng = Rng(a.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::new(a.seed);
     // A seeded shuffle, then the first N.
     for i in (1..files.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
+        let j = rng.below(i + 1);
         files.swap(i, j);
     }
     files.truncate(a.hosts);
