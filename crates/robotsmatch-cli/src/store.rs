@@ -16,11 +16,11 @@
 //! lazy-DFA caches, so the shared store is locked only the first time a thread meets a host.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use robotsmatch::cache::{body_key, BodyKey};
 use robotsmatch::fetch::{Availability, FetchedRobots, Outcome as FetchOutcome, Reason, Rules};
 use robotsmatch::{Agent, Cache, Decision, Matcher, MatcherBuilder, ParseConfig, Robots};
 
@@ -79,19 +79,10 @@ pub struct Store {
     /// Host key to entry for hosts that have a file and were seen so far (None: unreadable).
     hosts: Mutex<HashMap<String, Option<HostRules>>>,
     /// Body hash to entry.
-    bodies: Mutex<HashMap<(u64, u64, usize), Arc<Entry>>>,
+    bodies: Mutex<HashMap<BodyKey, Arc<Entry>>>,
     next_index: AtomicUsize,
     /// Files that could not be read (reported at the end; their hosts count as without one).
     errors: Mutex<Vec<String>>,
-}
-
-fn body_key(body: &[u8]) -> (u64, u64, usize) {
-    let mut a = std::collections::hash_map::DefaultHasher::new();
-    body.hash(&mut a);
-    let mut b = std::collections::hash_map::DefaultHasher::new();
-    0xA5A5_5A5Au32.hash(&mut b);
-    body.hash(&mut b);
-    (a.finish(), b.finish(), body.len())
 }
 
 impl Store {

@@ -322,10 +322,13 @@ impl CachedRobots {
     }
 }
 
-/// A 128-bit hash and the length of a body.
-type BodyKey = (u64, u64, usize);
+/// Two independent 64-bit hashes and the length of a body: the key under which identical
+/// robots.txt bodies share one compiled result (here and in the command line's host store).
+pub type BodyKey = (u64, u64, usize);
 
-fn body_key(body: &[u8]) -> BodyKey {
+/// The [`BodyKey`] of a body. Stable within a process only (not across Rust versions): use it
+/// for in-memory maps, never on disk.
+pub fn body_key(body: &[u8]) -> BodyKey {
     let mut a = std::collections::hash_map::DefaultHasher::new();
     body.hash(&mut a);
     let mut b = std::collections::hash_map::DefaultHasher::new();
