@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use robotsmatch::cache::{body_key, BodyKey};
-use robotsmatch::fetch::{Availability, FetchedRobots, Outcome as FetchOutcome, Reason, Rules};
+use robotsmatch::fetch::{Availability, Outcome as FetchOutcome, Reason};
 use robotsmatch::{Agent, Cache, Decision, Matcher, MatcherBuilder, ParseConfig, Robots};
 
 /// One distinct robots.txt body, compiled for the crawler.
@@ -144,17 +144,19 @@ impl Store {
         let map = hosts
             .into_iter()
             .map(|(host, outcome)| {
-                let fetched = FetchedRobots::from_outcome(&outcome, &parse);
-                let availability = fetched.availability();
-                let (body, all) = match (fetched.rules(), &outcome) {
-                    (Rules::Parsed(_), FetchOutcome::Response { body, .. }) => {
+                // Only the status decides here: a 2xx body is parsed when its host is first
+                // met in the log, like a file of a directory store.
+                let reason = Reason::of(&outcome);
+                let availability = reason.availability();
+                let (body, all) = match (availability, &outcome) {
+                    (Availability::Available, FetchOutcome::Response { body, .. }) => {
                         (Some(body.to_vec()), None)
                     }
-                    (rules, _) => (
+                    _ => (
                         None,
                         Some(Arc::new(AllRules {
-                            allowed: !matches!(rules, Rules::DisallowAll),
-                            reason: fetched.reason().clone(),
+                            allowed: availability == Availability::Unavailable,
+                            reason,
                         })),
                     ),
                 };

@@ -161,6 +161,31 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// RFC 9309 §2.3 applied to an outcome, without parsing its body: 2xx fetched; more than
+    /// [`MAX_REDIRECTS`] redirects, 3xx and 4xx (but 429) unavailable; 429, 5xx, any other
+    /// status and network errors unreachable.
+    pub fn of(outcome: &Outcome<'_>) -> Reason {
+        match outcome {
+            Outcome::TooManyRedirects { redirects } => Reason::TooManyRedirects {
+                hops: redirects.len(),
+            },
+            Outcome::Response { redirects, .. } if redirects.len() > MAX_REDIRECTS => {
+                Reason::TooManyRedirects {
+                    hops: redirects.len(),
+                }
+            }
+            Outcome::NetworkError { message, .. } => Reason::NetworkError {
+                message: message.clone(),
+            },
+            &Outcome::Response { status, .. } => match status {
+                200..=299 => Reason::Fetched { status },
+                429 => Reason::ServerError { status },
+                300..=499 => Reason::Unavailable { status },
+                _ => Reason::ServerError { status },
+            },
+        }
+    }
+
     /// The availability this reason implies.
     pub fn availability(&self) -> Availability {
         match self {
@@ -225,41 +250,13 @@ impl FetchedRobots {
     /// its size limit).
     pub fn from_outcome(outcome: &Outcome<'_>, config: &ParseConfig) -> FetchedRobots {
         let redirects = outcome.redirects().to_vec();
-        let (rules, reason, body_len) = match outcome {
-            Outcome::TooManyRedirects { redirects } => (
-                Rules::AllowAll,
-                Reason::TooManyRedirects {
-                    hops: redirects.len(),
-                },
-                0,
-            ),
-            Outcome::Response { redirects, .. } if redirects.len() > MAX_REDIRECTS => (
-                Rules::AllowAll,
-                Reason::TooManyRedirects {
-                    hops: redirects.len(),
-                },
-                0,
-            ),
-            Outcome::NetworkError { message, .. } => (
-                Rules::DisallowAll,
-                Reason::NetworkError {
-                    message: message.clone(),
-                },
-                0,
-            ),
-            Outcome::Response { status, body, .. } => {
-                let status = *status;
-                match status {
-                    200..=299 => (
-                        Rules::Parsed(Robots::parse_with(body, config)),
-                        Reason::Fetched { status },
-                        body.len(),
-                    ),
-                    429 => (Rules::DisallowAll, Reason::ServerError { status }, 0),
-                    300..=499 => (Rules::AllowAll, Reason::Unavailable { status }, 0),
-                    _ => (Rules::DisallowAll, Reason::ServerError { status }, 0),
-                }
+        let reason = Reason::of(outcome);
+        let (rules, body_len) = match (reason.availability(), outcome) {
+            (Availability::Available, Outcome::Response { body, .. }) => {
+                (Rules::Parsed(Robots::parse_with(body, config)), body.len())
             }
+            (Availability::Unavailable, _) => (Rules::AllowAll, 0),
+            _ => (Rules::DisallowAll, 0),
         };
         FetchedRobots {
             rules,
