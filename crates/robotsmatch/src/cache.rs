@@ -56,9 +56,9 @@ use std::time::{Duration, Instant};
 
 use crate::agent::Agent;
 use crate::canon::canonical_path;
-use crate::fetch::{Availability, FetchDecision, FetchedRobots, Outcome, Reason, Rules};
+use crate::fetch::{Availability, FetchDecision, Outcome, Reason};
 use crate::matcher::{Matcher, MatcherBuilder};
-use crate::parse::ParseConfig;
+use crate::parse::{ParseConfig, Robots};
 
 /// The scope of one robots.txt: scheme, host and port (RFC 9309 §2.3).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -450,44 +450,31 @@ impl RobotsCache {
         outcome: &Outcome<'_>,
         now: Instant,
     ) -> Arc<CachedRobots> {
-        let body = match outcome {
-            Outcome::Response { status, body, .. } if (200..300).contains(status) => Some(*body),
+        let reason = Reason::of(outcome);
+        let body = match (reason.availability(), outcome) {
+            (Availability::Available, Outcome::Response { body, .. }) => Some(*body),
             _ => None,
         };
         let key = body.map(body_key);
         let mut compiled = key.and_then(|k| self.lock().bodies.get(&k).map(|(c, _)| c.clone()));
-        let fetched = FetchedRobots::from_outcome(
-            // A body already compiled need not be parsed again.
-            &match (&compiled, outcome) {
-                (Some(_), Outcome::Response { status, .. }) => Outcome::response(*status, b""),
-                _ => outcome.clone(),
-            },
-            &self.config.parse,
-        );
-        let reason = fetched.reason().clone();
         let mut fresh = false;
-        let decider = match fetched.rules() {
-            Rules::AllowAll => Decider::All(true),
-            Rules::DisallowAll => Decider::All(false),
-            Rules::Parsed(robots) => {
-                if compiled.is_none() {
-                    let matchers: Vec<Matcher> = self
-                        .config
-                        .agents
-                        .iter()
-                        .map(|a| self.config.builder.build(robots, a.clone()))
-                        .collect();
-                    let bytes = std::mem::size_of::<Compiled>()
-                        + matchers
-                            .iter()
-                            .map(|m| m.memory_usage() + std::mem::size_of::<Matcher>())
-                            .sum::<usize>();
-                    compiled = Some(Arc::new(Compiled { matchers, bytes }));
-                    fresh = true;
-                }
-                Decider::All(true) // replaced below
-            }
-        };
+        // A body already compiled for another origin is neither parsed nor compiled again.
+        if let (Some(body), None) = (body, &compiled) {
+            let robots = Robots::parse_with(body, &self.config.parse);
+            let matchers: Vec<Matcher> = self
+                .config
+                .agents
+                .iter()
+                .map(|a| self.config.builder.build(&robots, a.clone()))
+                .collect();
+            let bytes = std::mem::size_of::<Compiled>()
+                + matchers
+                    .iter()
+                    .map(|m| m.memory_usage() + std::mem::size_of::<Matcher>())
+                    .sum::<usize>();
+            compiled = Some(Arc::new(Compiled { matchers, bytes }));
+            fresh = true;
+        }
         let ttl = if reason.availability() == Availability::Unreachable {
             self.config.unreachable_ttl
         } else {
@@ -509,7 +496,8 @@ impl RobotsCache {
                 }
                 Decider::Compiled(slot.0.clone())
             }
-            _ => decider,
+            // Unavailable allows everything; unreachable disallows everything.
+            _ => Decider::All(reason.availability() == Availability::Unavailable),
         };
         let entry = Arc::new(CachedRobots {
             origin: origin.clone(),
