@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use robotsmatch::fetch::Availability;
-use robotsmatch::{catalog, Matcher, Precedence, Profile, Robots, Rule, SelectionKind};
+use robotsmatch::{catalog, Matcher, Precedence, Profile, Robots, RuleRef, SelectionKind};
 
 use crate::output::{self, rule_json, verdict, write_tsv};
 
@@ -332,7 +332,7 @@ fn write_text(
 }
 
 /// A rule's priority: the length of its pattern in canonical percent-encoding.
-fn priority(rule: &Rule) -> usize {
+fn priority(rule: RuleRef<'_>) -> usize {
     robotsmatch::canon::canonicalize(rule.pattern()).len()
 }
 

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use robotsmatch::{Decision, Rule};
+use robotsmatch::{Decision, RuleRef};
 
 /// A buffered, locked stdout.
 pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
@@ -63,7 +63,7 @@ pub fn sanitize(b: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 }
 
 /// A rule as a JSON object: kind, pattern (lossy UTF-8), line.
-pub fn rule_json(rule: Option<&Rule>) -> serde_json::Value {
+pub fn rule_json(rule: Option<RuleRef<'_>>) -> serde_json::Value {
     match rule {
         Some(r) => serde_json::json!({
             "kind": r.kind().as_str(),

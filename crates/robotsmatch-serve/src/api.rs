@@ -7,7 +7,7 @@
 use robotsmatch::canon::canonical_path;
 use robotsmatch::lint::{lint, Severity};
 use robotsmatch::SelectionKind;
-use robotsmatch::{catalog, Decision, Matcher, MatcherBuilder, Profile, Robots, Rule};
+use robotsmatch::{catalog, Decision, Matcher, MatcherBuilder, Profile, Robots, RuleRef};
 use serde_json::{json, Map, Value};
 
 use crate::Limits;
@@ -184,7 +184,7 @@ fn type_name(v: &Value) -> &'static str {
 }
 
 /// A rule as JSON, as the command line writes it: kind, pattern, line; `null` for none.
-fn rule_json(rule: Option<&Rule>) -> Value {
+fn rule_json(rule: Option<RuleRef<'_>>) -> Value {
     match rule {
         Some(r) => json!({
             "kind": r.kind().as_str(),

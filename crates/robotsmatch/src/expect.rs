@@ -151,7 +151,7 @@ pub fn evaluate(
             Outcome {
                 passed: d.is_allowed() == e.allow,
                 allowed: d.is_allowed(),
-                rule: d.rule().cloned(),
+                rule: d.rule().map(|r| r.to_rule()),
             }
         })
         .collect()

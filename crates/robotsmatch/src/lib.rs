@@ -22,7 +22,8 @@
 //! - [`agent`]: the product token of a crawler and the groups that apply to it.
 //! - [`canon`]: the canonical percent-encoding of patterns and paths; path extraction.
 //! - [`profile`]: the matching choices of `google` (default) and `legacy`.
-//! - `compile` (internal): one automaton per crawler, the one-pass decision.
+//! - `compile` (internal): the compact canonical form of a crawler's rules (the cold tier)
+//!   and the automata built from it once a matcher proves hot; the one-pass decision.
 //! - [`Matcher`]: built once per (file, crawler, profile), decides many URLs.
 //! - [`reference`](mod@reference): a naive matcher with the same semantics, for cross-checking.
 //! - [`fetch`]: the outcome of fetching robots.txt (RFC 9309 §2.3) to rules and a reason;
@@ -48,9 +49,9 @@ pub mod profile;
 pub mod reference;
 
 pub use agent::{Agent, Selection, SelectionKind};
-pub use compile::{Engine, EngineChoice};
+pub use compile::{Engine, EngineChoice, Tier};
 pub use matcher::{Cache, Decision, Explanation, Matcher, MatcherBuilder};
-pub use parse::{ParseConfig, Robots, Rule, RuleKind, Warning, WarningKind};
+pub use parse::{ParseConfig, Robots, Rule, RuleKind, RuleRef, Warning, WarningKind};
 pub use profile::{Precedence, Profile};
 
 #[cfg(test)]

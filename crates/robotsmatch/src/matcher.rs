@@ -1,6 +1,11 @@
 //! The [`Matcher`]: built once per (robots.txt, crawler, profile), decides many URLs.
+//!
+//! Building a matcher is cheap: it selects the crawler's groups and keeps their rules in a
+//! compact canonical form that decides on its own (the cold tier, [`Engine::Direct`]). A
+//! matcher that proves hot builds its automaton once and switches to it (see
+//! [`Tier`](crate::Tier) and the `compile` module docs).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use regex_automata::hybrid;
@@ -8,14 +13,15 @@ use regex_automata::util::pool::Pool;
 
 use crate::agent::{select, Agent, Selection, SelectionKind};
 use crate::canon::canonical_path;
-use crate::compile::{CompileConfig, Compiled, Engine, EngineChoice};
-use crate::parse::{Robots, Rule, RuleKind};
+use crate::compile::pattern::verdict;
+use crate::compile::{CompileConfig, Engine, EngineChoice, Hot, PatternSet, Tier};
+use crate::parse::{Robots, RuleKind, RuleRef};
 use crate::profile::Profile;
 use crate::reference::Reference;
 
 /// A function that makes lazy DFA caches for the pool.
 type CacheMaker = Box<
-    dyn Fn() -> Option<hybrid::dfa::Cache>
+    dyn Fn() -> hybrid::dfa::Cache
         + Send
         + Sync
         + std::panic::RefUnwindSafe
@@ -58,9 +64,32 @@ impl MatcherBuilder {
         &self.profile
     }
 
-    /// Chooses the engine (default [`EngineChoice::Auto`]).
+    /// Chooses the engine (default [`EngineChoice::Auto`]). A forced automaton is built with
+    /// the matcher; [`EngineChoice::Direct`] keeps the matcher in the cold tier.
     pub fn engine(mut self, engine: EngineChoice) -> MatcherBuilder {
         self.compile.engine = engine;
+        self
+    }
+
+    /// Chooses when the automaton of an [`EngineChoice::Auto`] matcher is built (default
+    /// [`Tier::Auto`]: once the matcher has decided enough to pay for it).
+    ///
+    /// ```
+    /// use robotsmatch::{Engine, MatcherBuilder, Robots, Tier};
+    ///
+    /// let mut body = String::from("User-agent: *\n");
+    /// for i in 0..20 {
+    ///     body.push_str(&format!("Disallow: /private{i}/\n"));
+    /// }
+    /// let robots = Robots::parse(body.as_bytes());
+    /// let cold = MatcherBuilder::new().tier(Tier::Cold).build(&robots, "bot");
+    /// let hot = MatcherBuilder::new().tier(Tier::Hot).build(&robots, "bot");
+    /// assert_eq!(cold.decide("/private3/x").engine(), Engine::Direct);
+    /// assert_eq!(hot.decide("/private3/x").engine(), Engine::Split);
+    /// assert_eq!(cold.decide("/private3/x").rule(), hot.decide("/private3/x").rule());
+    /// ```
+    pub fn tier(mut self, tier: Tier) -> MatcherBuilder {
+        self.compile.tier = tier;
         self
     }
 
@@ -106,33 +135,91 @@ impl MatcherBuilder {
     pub fn build(&self, robots: &Robots, agent: impl Into<Agent>) -> Matcher {
         let agent = agent.into();
         let selection = select(robots, &agent, self.profile.merge_groups);
-        let rules: Vec<Rule> = selection
+        let groups = robots.groups();
+        let count: usize = selection
             .groups()
             .iter()
-            .flat_map(|&g| robots.groups()[g].rules().iter().cloned())
-            .collect();
-        let compiled = Compiled::new(&rules, &self.profile, &self.compile);
-        let pool = compiled
-            .needs_cache()
-            .then(|| Pool::new(compiled.cache_maker() as CacheMaker));
-        Matcher {
+            .map(|&g| groups[g].rules().len())
+            .sum();
+        let mut rules = RuleTable::with_capacity(count);
+        let mut patterns = PatternSet::new();
+        let mut scratch = Vec::new();
+        for &g in selection.groups() {
+            for rule in groups[g].rules() {
+                let i = rules.len();
+                rules.push(rule.as_ref());
+                patterns.push(i, rule.kind(), rule.pattern(), &self.profile, &mut scratch);
+            }
+        }
+        self.finish(agent, selection, rules, patterns)
+    }
+
+    /// Wraps up a matcher from its selected rules and their compact form.
+    fn finish(
+        &self,
+        agent: Agent,
+        selection: Selection,
+        rules: RuleTable,
+        patterns: PatternSet,
+    ) -> Matcher {
+        let threshold = if self.compile.wants_hot(&patterns) {
+            build_threshold(&patterns)
+        } else {
+            u64::MAX
+        };
+        let m = Matcher {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             agent,
             profile: self.profile,
             selection,
             rules,
-            compiled,
-            pool,
+            patterns,
+            config: self.compile.clone(),
+            hot: OnceLock::new(),
+            work: AtomicU64::new(0),
+            threshold,
+            building: AtomicBool::new(false),
             reference: OnceLock::new(),
+        };
+        if threshold != u64::MAX && self.compile.hot_at_once() {
+            m.build_hot();
         }
+        m
     }
+}
+
+/// How much cold work (in units of [`cold_units`]) a matcher does before it builds its hot
+/// engine: about what building costs, so that the total is at most about twice the cheaper of
+/// staying cold and building at once (the ski-rental rule).
+fn build_threshold(set: &PatternSet) -> u64 {
+    // PERF: measured with `tools ... tiers` on the real corpus (see the README, "Tiers"): one
+    // unit is about a nanosecond; building costs about BUILD_UNITS_PER_PATTERN units per
+    // pattern (more for wildcard ones).
+    let n = set.len() as u64;
+    let wild = set.wildcard_count() as u64;
+    BUILD_UNITS_BASE + n * BUILD_UNITS_PER_PATTERN + wild * BUILD_UNITS_PER_WILDCARD
+}
+
+/// Build cost estimate: a fixed part, in cold-work units.
+const BUILD_UNITS_BASE: u64 = 20_000;
+/// Build cost estimate per pattern, in cold-work units.
+const BUILD_UNITS_PER_PATTERN: u64 = 600;
+/// Extra build cost estimate per wildcard pattern, in cold-work units.
+const BUILD_UNITS_PER_WILDCARD: u64 = 2_000;
+
+/// The cold work of one decision: the patterns checked, plus a fixed part for the URL.
+#[inline]
+fn cold_units(set: &PatternSet) -> u64 {
+    set.len() as u64 + 16
 }
 
 /// Decides whether a crawler may fetch URLs under one robots.txt file.
 ///
-/// Immutable, `Send` and `Sync`: build it once and share it between threads. A lazy-DFA
-/// matcher keeps one cache per thread in an internal pool; hot loops can hold their own
-/// [`Cache`] and call [`Matcher::decide_with`] instead.
+/// Immutable, `Send` and `Sync`: build it once and share it between threads. Building is cheap
+/// (the cold tier); a matcher that decides many URLs builds its automaton once, on the thread
+/// that crosses the threshold, while other threads go on deciding. A lazy-DFA automaton keeps
+/// one cache per thread in an internal pool; hot loops can hold their own [`Cache`] and call
+/// [`Matcher::decide_with`] instead.
 ///
 /// ```
 /// use robotsmatch::{Matcher, Robots};
@@ -149,11 +236,25 @@ pub struct Matcher {
     agent: Agent,
     profile: Profile,
     selection: Selection,
-    rules: Vec<Rule>,
-    compiled: Compiled,
-    /// Lazy-DFA caches for [`Matcher::decide`]; only when the engine needs them.
-    pool: Option<Pool<Option<hybrid::dfa::Cache>, CacheMaker>>,
+    rules: RuleTable,
+    /// The cold tier, and what the hot engine is built from.
+    patterns: PatternSet,
+    config: CompileConfig,
+    /// The hot engine, once built.
+    hot: OnceLock<HotEngine>,
+    /// Cold work done so far (units of [`cold_units`]).
+    work: AtomicU64,
+    /// Cold work after which the hot engine is built (`u64::MAX`: never).
+    threshold: u64,
+    /// Set by the one thread that builds the hot engine.
+    building: AtomicBool,
     reference: OnceLock<Reference>,
+}
+
+/// The hot engine and, when it is a lazy DFA, the pool of caches for [`Matcher::decide`].
+struct HotEngine {
+    hot: Hot,
+    pool: Option<Pool<hybrid::dfa::Cache, CacheMaker>>,
 }
 
 impl std::fmt::Debug for Matcher {
@@ -168,19 +269,64 @@ impl std::fmt::Debug for Matcher {
     }
 }
 
+/// The selected rules as written, in one buffer (no allocation per rule).
+#[derive(Clone, Debug, Default)]
+struct RuleTable {
+    /// Per rule: where its pattern is in `bytes`, its length, line and kind.
+    meta: Vec<(u32, u32, u32, RuleKind)>,
+    bytes: Vec<u8>,
+}
+
+impl RuleTable {
+    fn with_capacity(n: usize) -> RuleTable {
+        RuleTable {
+            meta: Vec::with_capacity(n),
+            bytes: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, rule: RuleRef<'_>) {
+        let start = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(rule.pattern());
+        self.meta
+            .push((start, rule.pattern().len() as u32, rule.line(), rule.kind()));
+    }
+
+    fn len(&self) -> usize {
+        self.meta.len()
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> RuleRef<'_> {
+        let (start, len, line, kind) = self.meta[i];
+        RuleRef::new(
+            kind,
+            &self.bytes[start as usize..(start + len) as usize],
+            line,
+        )
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.meta.capacity() * std::mem::size_of::<(u32, u32, u32, RuleKind)>()
+            + self.bytes.capacity()
+    }
+}
+
 /// A per-thread scratch space for [`Matcher::decide_with`]. A cache made by one matcher and
 /// used with another is reset, never trusted.
 #[derive(Clone, Debug)]
 pub struct Cache {
     owner: u64,
     lazy: Option<hybrid::dfa::Cache>,
+    /// Cold work not yet added to the matcher's count.
+    work: u64,
 }
 
 /// The verdict for one URL and the rule that decided it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision<'m> {
     allowed: bool,
-    rule: Option<&'m Rule>,
+    rule: Option<RuleRef<'m>>,
     engine: Engine,
 }
 
@@ -191,11 +337,12 @@ impl<'m> Decision<'m> {
     }
 
     /// The rule that decided, or `None` when no rule matched (or the path is `/robots.txt`).
-    pub fn rule(&self) -> Option<&'m Rule> {
+    pub fn rule(&self) -> Option<RuleRef<'m>> {
         self.rule
     }
 
-    /// The engine that decided this URL.
+    /// The engine that decided this URL: [`Engine::Direct`] in the cold tier, the hot engine
+    /// once it is built, [`Engine::Reference`] when an automaton gave up on this URL.
     pub fn engine(&self) -> Engine {
         self.engine
     }
@@ -210,7 +357,7 @@ pub struct Explanation<'m> {
     /// The verdict and deciding rule.
     pub decision: Decision<'m>,
     /// The best matching rule of the kind that did not decide, if any.
-    pub runner_up: Option<&'m Rule>,
+    pub runner_up: Option<RuleRef<'m>>,
     /// True when the path is `/robots.txt`, which is always allowed.
     pub robots_txt: bool,
 }
@@ -230,12 +377,19 @@ impl Matcher {
     /// The fragment is ignored. Does not allocate unless the path needs canonicalising.
     pub fn decide(&self, url: impl AsRef<[u8]>) -> Decision<'_> {
         let path = canonical_path(url.as_ref());
-        match &self.pool {
-            Some(pool) => {
-                let mut guard = pool.get();
-                self.decide_canonical_inner(&path, guard.as_mut())
+        match self.hot.get() {
+            Some(h) => match &h.pool {
+                Some(pool) => {
+                    let mut guard = pool.get();
+                    self.decide_hot(h, &path, Some(&mut guard))
+                }
+                None => self.decide_hot(h, &path, None),
+            },
+            None => {
+                let d = self.decide_cold(&path);
+                self.account(cold_units(&self.patterns));
+                d
             }
-            None => self.decide_canonical_inner(&path, None),
         }
     }
 
@@ -250,7 +404,27 @@ impl Matcher {
         if cache.owner != self.id {
             *cache = self.create_cache();
         }
-        self.decide_canonical_inner(path, cache.lazy.as_mut())
+        match self.hot.get() {
+            Some(h) => {
+                let lazy = match h.hot.lazy() {
+                    Some(l) => Some(cache.lazy.get_or_insert_with(|| l.create_cache())),
+                    None => None,
+                };
+                self.decide_hot(h, path, lazy)
+            }
+            None => {
+                let d = self.decide_cold(path);
+                if self.threshold != u64::MAX {
+                    // PERF: count locally and publish in batches, so threads sharing a cold
+                    // matcher do not fight over one counter on every URL.
+                    cache.work += cold_units(&self.patterns);
+                    if cache.work >= self.flush_units() {
+                        self.account(std::mem::take(&mut cache.work));
+                    }
+                }
+                d
+            }
+        }
     }
 
     /// True when the crawler may fetch `url`.
@@ -262,36 +436,109 @@ impl Matcher {
     pub fn create_cache(&self) -> Cache {
         Cache {
             owner: self.id,
-            lazy: self.compiled.create_cache(),
+            lazy: self
+                .hot
+                .get()
+                .and_then(|h| h.hot.lazy())
+                .map(|l| l.create_cache()),
+            work: 0,
         }
     }
 
-    fn decide_canonical_inner(
-        &self,
-        path: &[u8],
-        cache: Option<&mut hybrid::dfa::Cache>,
-    ) -> Decision<'_> {
-        if self.profile.robots_txt_allowed && path == b"/robots.txt" {
+    /// The cold work a cache gathers before adding it to the matcher's count.
+    #[inline]
+    fn flush_units(&self) -> u64 {
+        (self.threshold / 16).clamp(1, 1 << 16)
+    }
+
+    /// Adds cold work to the count, and builds the hot engine when it crosses the threshold
+    /// (only the first thread to see that builds; the others go on deciding cold).
+    #[inline]
+    fn account(&self, units: u64) {
+        if self.threshold == u64::MAX {
+            return;
+        }
+        let done = self.work.fetch_add(units, Ordering::Relaxed) + units;
+        if done >= self.threshold && !self.building.swap(true, Ordering::AcqRel) {
+            self.build_hot();
+        }
+    }
+
+    /// Builds the hot engine and publishes it.
+    #[cold]
+    fn build_hot(&self) {
+        self.building.store(true, Ordering::Release);
+        let hot = Hot::build(&self.patterns, &self.config);
+        let pool = hot.lazy().map(|l| {
+            let dfa = l.dfa().clone();
+            Pool::new(Box::new(move || dfa.create_cache()) as CacheMaker)
+        });
+        // Only this thread sets it (guarded by `building`).
+        let _ = self.hot.set(HotEngine { hot, pool });
+    }
+
+    /// The engine of the cold tier.
+    fn cold_engine(&self) -> Engine {
+        if self.patterns.len() == 0 {
+            Engine::Trivial
+        } else {
+            Engine::Direct
+        }
+    }
+
+    #[inline]
+    fn robots_txt(&self, path: &[u8]) -> bool {
+        self.profile.robots_txt_allowed && path == b"/robots.txt"
+    }
+
+    #[inline]
+    fn decide_cold(&self, path: &[u8]) -> Decision<'_> {
+        if self.robots_txt(path) {
             return Decision {
                 allowed: true,
                 rule: None,
-                engine: self.compiled.engine(),
+                engine: self.cold_engine(),
             };
         }
-        match self.compiled.fold(path, cache) {
+        let mut best = self.patterns.always;
+        self.patterns.fold(path, &mut best);
+        let (allowed, rule) = verdict(best, self.profile.precedence);
+        Decision {
+            allowed,
+            rule: rule.map(|i| self.rules.get(i)),
+            engine: self.cold_engine(),
+        }
+    }
+
+    #[inline]
+    fn decide_hot(
+        &self,
+        h: &HotEngine,
+        path: &[u8],
+        cache: Option<&mut hybrid::dfa::Cache>,
+    ) -> Decision<'_> {
+        let engine = h.hot.engine();
+        if self.robots_txt(path) {
+            return Decision {
+                allowed: true,
+                rule: None,
+                engine,
+            };
+        }
+        match h.hot.fold(path, cache) {
             Ok(best) => {
-                let (allowed, rule) = self.compiled.verdict(best);
+                let (allowed, rule) = verdict(best, self.profile.precedence);
                 Decision {
                     allowed,
-                    rule: rule.map(|i| &self.rules[i]),
-                    engine: self.compiled.engine(),
+                    rule: rule.map(|i| self.rules.get(i)),
+                    engine,
                 }
             }
             Err(_) => {
                 let d = self.reference().decide(path);
                 Decision {
                     allowed: d.allowed,
-                    rule: d.rule.map(|i| &self.rules[i]),
+                    rule: d.rule.map(|i| self.rules.get(i)),
                     engine: Engine::Reference,
                 }
             }
@@ -300,15 +547,22 @@ impl Matcher {
 
     /// The reference matcher over the same rules (built on first use).
     pub fn reference(&self) -> &Reference {
-        self.reference
-            .get_or_init(|| Reference::new(&self.rules, self.profile))
+        self.reference.get_or_init(|| {
+            Reference::new(
+                (0..self.rules.len()).map(|i| {
+                    let r = self.rules.get(i);
+                    (r.kind(), r.pattern())
+                }),
+                self.profile,
+            )
+        })
     }
 
     /// Decides `url` and explains the decision (slower than [`Matcher::decide`]).
     pub fn explain(&self, url: impl AsRef<[u8]>) -> Explanation<'_> {
         let path = canonical_path(url.as_ref()).into_owned();
         let decision = self.decide(url);
-        let robots_txt = self.profile.robots_txt_allowed && path == b"/robots.txt";
+        let robots_txt = self.robots_txt(&path);
         let runner_up = match decision.rule {
             Some(rule) if !robots_txt => {
                 let other = match rule.kind() {
@@ -317,7 +571,7 @@ impl Matcher {
                 };
                 self.reference()
                     .longest(other, &path)
-                    .map(|(i, _)| &self.rules[i])
+                    .map(|(i, _)| self.rules.get(i))
             }
             _ => None,
         };
@@ -349,29 +603,47 @@ impl Matcher {
         matches!(self.selection.kind(), SelectionKind::Named(_))
     }
 
+    /// The number of rules that apply.
+    pub fn rule_count(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Rule `i` of the rules that apply (in file order; `i < rule_count()`).
+    pub fn rule(&self, i: usize) -> RuleRef<'_> {
+        self.rules.get(i)
+    }
+
     /// The rules that apply, in file order.
-    pub fn rules(&self) -> &[Rule] {
-        &self.rules
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = RuleRef<'_>> + '_ {
+        (0..self.rules.len()).map(|i| self.rules.get(i))
     }
 
-    /// The engine used when nothing gives up.
+    /// The engine that decides now when nothing gives up: the hot engine once built, else the
+    /// cold tier's ([`Engine::Direct`], or [`Engine::Trivial`] without patterns).
     pub fn engine(&self) -> Engine {
-        self.compiled.engine()
+        match self.hot.get() {
+            Some(h) => h.hot.engine(),
+            None => self.cold_engine(),
+        }
     }
 
-    /// Heap memory of the automaton and tables, in bytes (not counting per-thread caches).
+    /// True once the hot engine is built.
+    pub fn is_hot(&self) -> bool {
+        self.hot.get().is_some()
+    }
+
+    /// Heap memory of the rules, their compact form and the hot engine if built, in bytes
+    /// (not counting per-thread caches).
     pub fn memory_usage(&self) -> usize {
-        self.compiled.memory_usage()
-            + self
-                .rules
-                .iter()
-                .map(|r| r.pattern().len() + 24)
-                .sum::<usize>()
+        self.rules.memory_usage()
+            + self.patterns.memory_usage()
+            + self.hot.get().map_or(0, |h| h.hot.memory_usage())
     }
 
-    /// The number of distinct compiled patterns, and how many contain a `*`.
+    /// The number of patterns (rules that need matching, and the `/dir/$` patterns that
+    /// `index.html` rules add), and how many contain a `*`.
     pub fn pattern_counts(&self) -> (usize, usize) {
-        self.compiled.pattern_counts()
+        (self.patterns.len(), self.patterns.wildcard_count())
     }
 }
 

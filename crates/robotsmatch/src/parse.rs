@@ -140,6 +140,77 @@ impl Rule {
 impl fmt::Display for Rule {
     /// Formats as `Allow: pattern` or `Disallow: pattern`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_ref().fmt(f)
+    }
+}
+
+impl Rule {
+    /// A borrowed view of the rule, the form a [`Matcher`](crate::Matcher) hands out.
+    pub fn as_ref(&self) -> RuleRef<'_> {
+        RuleRef {
+            kind: self.kind,
+            pattern: &self.pattern,
+            line: self.line,
+        }
+    }
+}
+
+/// A rule borrowed from where it is stored: a [`Matcher`](crate::Matcher) keeps the rules it
+/// applies in one buffer (no allocation per rule), and its decisions point into it.
+///
+/// It has the accessors of [`Rule`]; [`RuleRef::to_rule`] makes an owned copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RuleRef<'a> {
+    kind: RuleKind,
+    pattern: &'a [u8],
+    line: u32,
+}
+
+impl<'a> RuleRef<'a> {
+    /// Makes a view; `pattern` is the value as written in the file.
+    pub fn new(kind: RuleKind, pattern: &'a [u8], line: u32) -> RuleRef<'a> {
+        RuleRef {
+            kind,
+            pattern,
+            line,
+        }
+    }
+
+    /// Allow or Disallow.
+    pub fn kind(&self) -> RuleKind {
+        self.kind
+    }
+
+    /// The pattern exactly as written (white space and comment removed).
+    pub fn pattern(&self) -> &'a [u8] {
+        self.pattern
+    }
+
+    /// The pattern as text; bytes that are not UTF-8 show as U+FFFD.
+    pub fn pattern_lossy(&self) -> std::borrow::Cow<'a, str> {
+        String::from_utf8_lossy(self.pattern)
+    }
+
+    /// The 1-based line number in the file.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// An owned copy.
+    pub fn to_rule(&self) -> Rule {
+        Rule::new(self.kind, self.pattern, self.line)
+    }
+}
+
+impl PartialEq<Rule> for RuleRef<'_> {
+    fn eq(&self, other: &Rule) -> bool {
+        *self == other.as_ref()
+    }
+}
+
+impl fmt::Display for RuleRef<'_> {
+    /// Formats as `Allow: pattern` or `Disallow: pattern`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.kind.key(), self.pattern_lossy())
     }
 }

@@ -9,7 +9,7 @@
 #![forbid(unsafe_code)]
 
 use crate::canon::canonicalize;
-use crate::parse::{Rule, RuleKind};
+use crate::parse::RuleKind;
 use crate::profile::{Precedence, Profile};
 
 /// One rule prepared for reference matching.
@@ -37,13 +37,17 @@ pub struct RefDecision {
 }
 
 impl Reference {
-    /// Prepares `rules` (the rules that apply to one crawler, in file order).
-    pub fn new(rules: &[Rule], profile: Profile) -> Reference {
+    /// Prepares `rules` (the rules that apply to one crawler, in file order), given as
+    /// `(kind, pattern as written)`.
+    pub fn new<'r>(
+        rules: impl IntoIterator<Item = (RuleKind, &'r [u8])>,
+        profile: Profile,
+    ) -> Reference {
         let rules = rules
-            .iter()
-            .map(|r| RefRule {
-                kind: r.kind(),
-                canonical: canonicalize(r.pattern()).into_owned(),
+            .into_iter()
+            .map(|(kind, pattern)| RefRule {
+                kind,
+                canonical: canonicalize(pattern).into_owned(),
             })
             .collect();
         Reference { rules, profile }

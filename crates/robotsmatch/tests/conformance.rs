@@ -243,7 +243,7 @@ fn run_case(id: &str, case: &Case, oracle: &mut Option<Oracle>) -> Vec<String> {
             }
             let canonical = robotsmatch::canon::canonical_path(&url);
             let r = m.reference().decide(&canonical);
-            if r.allowed != d.is_allowed() || r.rule.map(|i| &m.rules()[i]) != d.rule() {
+            if r.allowed != d.is_allowed() || r.rule.map(|i| m.rule(i)) != d.rule() {
                 fails.push(format!(
                     "{id} [{label}, {engine_name}]: reference disagrees with engine"
                 ));

@@ -202,7 +202,7 @@ fn real_files_agree_with_google() {
                 t.decisions += 1;
                 let canonical = canonical_path(url);
                 let r = m.reference().decide(&canonical);
-                if (r.allowed, r.rule.map(|i| m.rules()[i].line()))
+                if (r.allowed, r.rule.map(|i| m.rule(i).line()))
                     != (d.is_allowed(), d.rule().map(|r| r.line()))
                 {
                     t.engine_vs_reference

@@ -159,7 +159,6 @@ fn main() -> anyhow::Result<()> {
     let m = Matcher::new(&Robots::parse(&body), agent);
     let patterns: Vec<String> = m
         .rules()
-        .iter()
         .map(|r| r.pattern_lossy().into_owned())
         .filter(|p| !p.is_empty())
         .collect();
