@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 pub mod agent;
+mod bytescan;
 pub mod cache;
 pub mod canon;
 pub mod catalog;

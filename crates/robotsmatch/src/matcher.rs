@@ -12,7 +12,7 @@ use regex_automata::hybrid;
 use regex_automata::util::pool::Pool;
 
 use crate::agent::{select, Agent, Selection, SelectionKind};
-use crate::canon::canonical_path;
+use crate::canon::{canonical_path, with_canonical_path};
 use crate::compile::pattern::verdict;
 use crate::compile::{CompileConfig, Engine, EngineChoice, Hot, PatternSet, Tier};
 use crate::parse::{Robots, RuleKind, RuleRef};
@@ -85,7 +85,7 @@ impl MatcherBuilder {
     /// let cold = MatcherBuilder::new().tier(Tier::Cold).build(&robots, "bot");
     /// let hot = MatcherBuilder::new().tier(Tier::Hot).build(&robots, "bot");
     /// assert_eq!(cold.decide("/private3/x").engine(), Engine::Direct);
-    /// assert_eq!(hot.decide("/private3/x").engine(), Engine::Split);
+    /// assert_eq!(hot.decide("/private3/x").engine(), Engine::Tree);
     /// assert_eq!(cold.decide("/private3/x").rule(), hot.decide("/private3/x").rule());
     /// ```
     pub fn tier(mut self, tier: Tier) -> MatcherBuilder {
@@ -192,20 +192,20 @@ impl MatcherBuilder {
 /// engine: about what building costs, so that the total is at most about twice the cheaper of
 /// staying cold and building at once (the ski-rental rule).
 fn build_threshold(set: &PatternSet) -> u64 {
-    // PERF: measured with `tools ... tiers` on the real corpus (see the README, "Tiers"): one
-    // unit is about a nanosecond; building costs about BUILD_UNITS_PER_PATTERN units per
-    // pattern (more for wildcard ones).
     let n = set.len() as u64;
     let wild = set.wildcard_count() as u64;
     BUILD_UNITS_BASE + n * BUILD_UNITS_PER_PATTERN + wild * BUILD_UNITS_PER_WILDCARD
 }
 
-/// Build cost estimate: a fixed part, in cold-work units.
-const BUILD_UNITS_BASE: u64 = 20_000;
-/// Build cost estimate per pattern, in cold-work units.
-const BUILD_UNITS_PER_PATTERN: u64 = 600;
-/// Extra build cost estimate per wildcard pattern, in cold-work units.
-const BUILD_UNITS_PER_WILDCARD: u64 = 2_000;
+// PERF: measured with `cargo run --release -p robotsmatch-tools --bin engines` over the real
+// corpus's distinct bodies: one cold work unit (a pattern checked) costs about 1.2 ns, and
+// building the tree about 860 ns per pattern, that is about 720 units.
+/// Build cost estimate: a fixed part, in cold work units.
+const BUILD_UNITS_BASE: u64 = 4_000;
+/// Build cost estimate per pattern, in cold work units.
+const BUILD_UNITS_PER_PATTERN: u64 = 720;
+/// Extra build cost estimate per wildcard pattern (its pieces), in cold work units.
+const BUILD_UNITS_PER_WILDCARD: u64 = 500;
 
 /// The cold work of one decision: the patterns checked, plus a fixed part for the URL.
 #[inline]
@@ -376,27 +376,25 @@ impl Matcher {
     /// Decides a URL: an absolute URL (`https://host/path?query`) or a bare path (`/path`).
     /// The fragment is ignored. Does not allocate unless the path needs canonicalising.
     pub fn decide(&self, url: impl AsRef<[u8]>) -> Decision<'_> {
-        let path = canonical_path(url.as_ref());
-        match self.hot.get() {
+        with_canonical_path(url.as_ref(), |path| match self.hot.get() {
             Some(h) => match &h.pool {
                 Some(pool) => {
                     let mut guard = pool.get();
-                    self.decide_hot(h, &path, Some(&mut guard))
+                    self.decide_hot(h, path, Some(&mut guard))
                 }
-                None => self.decide_hot(h, &path, None),
+                None => self.decide_hot(h, path, None),
             },
             None => {
-                let d = self.decide_cold(&path);
+                let d = self.decide_cold(path);
                 self.account(cold_units(&self.patterns));
                 d
             }
-        }
+        })
     }
 
     /// Like [`Matcher::decide`], with a cache the caller keeps (see [`Matcher::create_cache`]).
     pub fn decide_with(&self, cache: &mut Cache, url: impl AsRef<[u8]>) -> Decision<'_> {
-        let path = canonical_path(url.as_ref());
-        self.decide_canonical_with(cache, &path)
+        with_canonical_path(url.as_ref(), |path| self.decide_canonical_with(cache, path))
     }
 
     /// Decides a path that is already canonical (from [`crate::canon::canonical_path`]).
@@ -468,7 +466,7 @@ impl Matcher {
     #[cold]
     fn build_hot(&self) {
         self.building.store(true, Ordering::Release);
-        let hot = Hot::build(&self.patterns, &self.config);
+        let hot = Hot::build(&self.patterns, self.profile.precedence, &self.config);
         let pool = hot.lazy().map(|l| {
             let dfa = l.dfa().clone();
             Pool::new(Box::new(move || dfa.create_cache()) as CacheMaker)

@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use robotsmatch::canon::canonical_path;
-use robotsmatch::{Matcher, ParseConfig, Robots};
+use robotsmatch::{Matcher, MatcherBuilder, ParseConfig, Robots, Tier};
 
 use crate::oracle::{workspace, Oracle};
 
@@ -194,6 +194,8 @@ fn real_files_agree_with_google() {
         let url_refs: Vec<&[u8]> = urls.iter().map(|u| u.as_slice()).collect();
         for agent in AGENTS {
             let m = Matcher::new(&robots, *agent);
+            // The cold tier decides first; the hot engine must agree with it everywhere.
+            let hot = MatcherBuilder::new().tier(Tier::Hot).build(&robots, *agent);
             let google = oracle
                 .as_mut()
                 .map(|o| o.ask_file(path, agent, &url_refs).expect("oracle"));
@@ -202,8 +204,10 @@ fn real_files_agree_with_google() {
                 t.decisions += 1;
                 let canonical = canonical_path(url);
                 let r = m.reference().decide(&canonical);
+                let h = hot.decide(url);
                 if (r.allowed, r.rule.map(|i| m.rule(i).line()))
                     != (d.is_allowed(), d.rule().map(|r| r.line()))
+                    || (h.is_allowed(), h.rule()) != (d.is_allowed(), d.rule())
                 {
                     t.engine_vs_reference
                         .push(format!("{host} {agent} {}", String::from_utf8_lossy(url)));

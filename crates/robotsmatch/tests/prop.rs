@@ -72,6 +72,7 @@ pub fn builders(profile: Profile) -> Vec<MatcherBuilder> {
         b.clone().engine(EngineChoice::Split),
         // The split layout with every wildcard pattern behind the literal prefilter.
         b.clone().engine(EngineChoice::Split).lazy_max_wildcards(0),
+        b.clone().engine(EngineChoice::Tree),
         // The cold tier.
         b.engine(EngineChoice::Direct),
     ]
@@ -178,4 +179,55 @@ fn cache_thrash_falls_back_to_the_reference() {
         fell_back > 0,
         "the lazy DFA never gave up; the test does not test the fallback"
     );
+}
+
+/// The tree's special paths, each checked against the reference: piece tree nodes with many
+/// children (their pieces found by one shared scan), more occurrences than that scan keeps,
+/// piece trees deeper than the recursion limit, and an activation on every level of a deep
+/// radix walk.
+#[test]
+fn tree_wide_deep_and_crowded_piece_trees_agree_with_the_reference() {
+    let mut body = String::from("User-agent: *\n");
+    for i in 0..40 {
+        body.push_str(&format!("Disallow: /*/*/part{i}\n"));
+        body.push_str(&format!("Allow: /*/*/part{i}/open$\n"));
+        body.push_str(&format!("Disallow: *seg{}/*x{}\n", i % 7, i % 5));
+    }
+    // Deeper than the recursion limit: /*a*a*...*a*b.
+    let deep: String = (0..80).map(|_| "*a").collect();
+    body.push_str(&format!("Disallow: /{deep}*b\nAllow: /{deep}*c$\n"));
+    // An activation on every level of the walk: /d/*z, /d/d/*z, ...
+    for k in 1..24 {
+        body.push_str(&format!("Disallow: {}*z{k}\n", "/d".repeat(k)));
+    }
+    let robots = Robots::parse(body.as_bytes());
+    let m = MatcherBuilder::new()
+        .engine(EngineChoice::Tree)
+        .build(&robots, "bot");
+    assert_eq!(m.engine(), robotsmatch::Engine::Tree);
+    let mut paths: Vec<String> = Vec::new();
+    for i in 0..45 {
+        paths.push(format!("/a/b/part{i}"));
+        paths.push(format!("/a/b/part{i}/open"));
+        paths.push(format!("/x/part{i}/y/part{}", i + 1));
+        paths.push(format!("/seg{}/q/x{}", i % 9, i % 6));
+    }
+    // Crowded: every piece occurs many times.
+    paths.push("/part1".repeat(70) + "/open");
+    paths.push("/part1".repeat(70));
+    paths.push("/seg1x1".repeat(30));
+    paths.push("/".to_string() + &"a".repeat(200) + "b");
+    paths.push("/".to_string() + &"a".repeat(79) + "c");
+    paths.push("/".to_string() + &"a".repeat(81) + "c");
+    paths.push("/d".repeat(30) + "/z7");
+    paths.push("/d".repeat(5) + "/z7");
+    for p in &paths {
+        let want = m.reference().decide(&canonical_path(p.as_bytes()));
+        let got = m.decide(p);
+        assert_eq!(
+            (got.is_allowed(), got.rule().map(|r| r.line())),
+            (want.allowed, want.rule.map(|i| m.rule(i).line())),
+            "{p}"
+        );
+    }
 }

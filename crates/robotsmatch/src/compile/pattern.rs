@@ -123,6 +123,18 @@ impl Pat {
     pub(crate) fn is_wild(&self) -> bool {
         self.first < self.len
     }
+
+    /// The length of the first literal piece.
+    #[inline]
+    pub(crate) fn first_len(&self) -> usize {
+        self.first as usize
+    }
+
+    /// True when the pattern ends with `$`.
+    #[inline]
+    pub(crate) fn anchored(&self) -> bool {
+        self.anchored
+    }
 }
 
 /// The compact canonical form of one crawler's rules (see the module docs).
@@ -203,29 +215,10 @@ fn load8(s: &[u8]) -> u64 {
     }
 }
 
-/// Finds `needle` in `hay` (leftmost). Short needles in short haystacks (every real URL) take a
-/// `memchr` for the first byte and a comparison; anything longer goes to `memchr::memmem`,
-/// whose worst case is linear.
+/// Finds `needle` in `hay` (leftmost).
 #[inline]
 pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    match needle.len() {
-        0 => Some(0),
-        1 => memchr::memchr(needle[0], hay),
-        n if n <= 16 && hay.len() <= 256 => {
-            let last_start = hay.len().checked_sub(n)?;
-            let (first, rest) = (needle[0], &needle[1..]);
-            let mut i = 0;
-            while i <= last_start {
-                i += memchr::memchr(first, &hay[i..=last_start])?;
-                if &hay[i + 1..i + n] == rest {
-                    return Some(i);
-                }
-                i += 1;
-            }
-            None
-        }
-        _ => memchr::memmem::find(hay, needle),
-    }
+    crate::bytescan::find(hay, needle)
 }
 
 impl PatternSet {
@@ -351,6 +344,11 @@ impl PatternSet {
             kind: kind as u8,
             anchored,
         });
+    }
+
+    /// The patterns.
+    pub(crate) fn pats(&self) -> &[Pat] {
+        &self.pats
     }
 
     /// The number of patterns (not counting rules that match every path or none).

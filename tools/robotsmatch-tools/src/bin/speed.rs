@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use robotsmatch::{EngineChoice, MatcherBuilder, Robots};
+use robotsmatch::{EngineChoice, MatcherBuilder, Robots, Tier};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,17 +20,20 @@ fn main() -> anyhow::Result<()> {
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .collect();
-    // `ROBOTSMATCH_ENGINE=direct|dense|lazy|split` compares engines (default auto).
+    // `ROBOTSMATCH_ENGINE=direct|dense|lazy|split` compares engines (default auto, built hot at
+    // once: this measures the hot engine).
     let engine = match std::env::var("ROBOTSMATCH_ENGINE").as_deref() {
         Ok("direct") => EngineChoice::Direct,
         Ok("dense") => EngineChoice::Dense,
         Ok("lazy") => EngineChoice::Lazy,
         Ok("split") => EngineChoice::Split,
+        Ok("tree") => EngineChoice::Tree,
         _ => EngineChoice::Auto,
     };
     let start = Instant::now();
     let m = MatcherBuilder::new()
         .engine(engine)
+        .tier(Tier::Hot)
         .build(&Robots::parse(&body), agent);
     let compile = start.elapsed();
     let mut cache = m.create_cache();

@@ -1,0 +1,284 @@
+//! Finding the first byte of a class in a path, 16 bytes at a time.
+//!
+//! Canonicalisation (see [`crate::canon`]) must look at every byte of every URL's path, but
+//! almost no path needs a change: the scan for the first byte that might (a control byte,
+//! space, `%`, DEL or a byte `>= 0x80`) is on the hot path of every decision. On x86_64 it uses
+//! SSE2, which every x86_64 processor has; elsewhere, and for the last bytes, a byte loop.
+//!
+//! [`block16`] does the same for a whole URL at once: for 16 bytes it gives bitmasks of the
+//! bytes that separate the authority from the path (`/`, `?`, `;`) and of those that stop a
+//! clean path (`#`, and the bytes that need care), so that finding the path, the fragment and
+//! the first byte to canonicalise is one pass plus bit arithmetic.
+//!
+//! This is the crate's only `unsafe` code: SIMD loads and intrinsics, each block with its
+//! proof, and tests that compare it with byte loops on every byte value at every position of
+//! every length up to 80.
+
+/// True for the bytes [`first_care`] looks for: `<= 0x20`, `>= 0x7F`, or `%`.
+#[inline]
+pub(crate) fn needs_care(b: u8) -> bool {
+    b <= 0x20 || b >= 0x7F || b == b'%'
+}
+
+/// The index of the first byte of `s` for which [`needs_care`] is true, if any.
+#[inline]
+pub(crate) fn first_care(s: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if s.len() >= 16 {
+            return first_care_sse2(s);
+        }
+    }
+    s.iter().position(|&b| needs_care(b))
+}
+
+/// [`first_care`] with SSE2, for `s.len() >= 16`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn first_care_sse2(s: &[u8]) -> Option<usize> {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
+    };
+    debug_assert!(s.len() >= 16);
+    let n = s.len();
+    // The bitmask of bytes that need care in the 16 bytes at `s[at..at + 16]`.
+    let mask = |at: usize| -> u32 {
+        assert!(at + 16 <= n);
+        // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+        // available; the only memory access is the unaligned 16-byte load from
+        // `s.as_ptr() + at`, which the assertion above keeps inside `s`.
+        unsafe {
+            let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+            // Unsigned comparisons: b <= 0x20 iff min(b, 0x20) == b; b >= 0x7F iff
+            // max(b, 0x7F) == b.
+            let low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
+            let high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v);
+            let pct = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8));
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, high), pct)) as u32
+        }
+    };
+    let mut at = 0;
+    while at + 16 <= n {
+        let m = mask(at);
+        if m != 0 {
+            return Some(at + m.trailing_zeros() as usize);
+        }
+        at += 16;
+    }
+    if at < n {
+        // The last block overlaps bytes already checked: drop their bits.
+        let start = n - 16;
+        let m = mask(start) >> (at - start);
+        if m != 0 {
+            return Some(at + m.trailing_zeros() as usize);
+        }
+    }
+    None
+}
+
+/// The (separator, stop) bitmasks of the 16 bytes at `s[at..at + 16]` (`at + 16 <= s.len()`):
+/// separators are `/`, `?`, `;`; stops are `#` and the bytes for which [`needs_care`] is true.
+#[inline]
+pub(crate) fn block16(s: &[u8], at: usize) -> (u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        block16_sse2(s, at)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut sep = 0;
+        let mut stop = 0;
+        for (i, &b) in s[at..at + 16].iter().enumerate() {
+            sep |= u32::from(matches!(b, b'/' | b'?' | b';')) << i;
+            stop |= u32::from(b == b'#' || needs_care(b)) << i;
+        }
+        (sep, stop)
+    }
+}
+
+/// [`block16`] with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn block16_sse2(s: &[u8], at: usize) -> (u32, u32) {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
+    };
+    assert!(at + 16 <= s.len());
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
+    // the only memory access is the unaligned 16-byte load from `s.as_ptr() + at`, which the
+    // assertion above keeps inside `s`.
+    unsafe {
+        let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+        let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        let sep = _mm_or_si128(_mm_or_si128(eq(b'/'), eq(b'?')), eq(b';'));
+        let low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
+        let high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v);
+        let stop = _mm_or_si128(_mm_or_si128(low, high), _mm_or_si128(eq(b'%'), eq(b'#')));
+        (
+            _mm_movemask_epi8(sep) as u32,
+            _mm_movemask_epi8(stop) as u32,
+        )
+    }
+}
+
+/// The leftmost occurrence of `needle` in `hay`, for short needles in short haystacks (every
+/// real URL): 16 candidate positions at a time are those where the needle's first and last
+/// bytes both match, and only those are compared. Anything longer goes to `memchr::memmem`,
+/// whose worst case is linear.
+#[inline]
+pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let n = needle.len();
+    if n <= 1 {
+        return match needle.first() {
+            None => Some(0),
+            Some(&b) => memchr::memchr(b, hay),
+        };
+    }
+    if n > 64 || hay.len() > 1024 {
+        return memchr::memmem::find(hay, needle);
+    }
+    let last_start = hay.len().checked_sub(n)?;
+    #[cfg(target_arch = "x86_64")]
+    {
+        if hay.len() >= n + 15 {
+            return find_sse2(hay, needle);
+        }
+    }
+    let (first, last) = (needle[0], needle[n - 1]);
+    (0..=last_start)
+        .find(|&i| hay[i] == first && hay[i + n - 1] == last && hay[i..i + n] == *needle)
+}
+
+/// [`find`] with SSE2, for `2 <= needle.len()` and `hay.len() >= needle.len() + 15`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn find_sse2(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    use core::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let n = needle.len();
+    let h = hay.len();
+    assert!(n >= 2 && h >= n + 15);
+    let last_start = h - n;
+    // Candidates among the 16 start positions `at..at + 16` (all `<= last_start`).
+    let candidates = |at: usize| -> u32 {
+        assert!(at + n - 1 + 16 <= h);
+        // SAFETY: SSE2 is part of the x86_64 baseline. The two loads read `hay[at..at + 16]`
+        // and `hay[at + n - 1..at + n + 15]`, which the assertion above keeps inside `hay`.
+        unsafe {
+            let first = _mm_set1_epi8(needle[0] as i8);
+            let last = _mm_set1_epi8(needle[n - 1] as i8);
+            let a = _mm_loadu_si128(hay.as_ptr().add(at).cast::<__m128i>());
+            let b = _mm_loadu_si128(hay.as_ptr().add(at + n - 1).cast::<__m128i>());
+            _mm_movemask_epi8(_mm_and_si128(
+                _mm_cmpeq_epi8(a, first),
+                _mm_cmpeq_epi8(b, last),
+            )) as u32
+        }
+    };
+    let verify = |i: usize| hay[i + 1..i + n - 1] == needle[1..n - 1];
+    let mut at = 0;
+    while at + 16 <= last_start + 1 {
+        let mut m = candidates(at);
+        while m != 0 {
+            let i = at + m.trailing_zeros() as usize;
+            if verify(i) {
+                return Some(i);
+            }
+            m &= m - 1;
+        }
+        at += 16;
+    }
+    if at <= last_start {
+        // The last 16 start positions, overlapping those already tried.
+        let start = last_start + 1 - 16;
+        let mut m = candidates(start) >> (at - start);
+        while m != 0 {
+            let i = at + m.trailing_zeros() as usize;
+            if verify(i) {
+                return Some(i);
+            }
+            m &= m - 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simd_agrees_with_bytes() {
+        for len in 0..80 {
+            for pos in 0..len.max(1) {
+                for b in 0..=255u8 {
+                    let mut s: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                    if pos < len {
+                        s[pos] = b;
+                    }
+                    let want = s.iter().position(|&c| needs_care(c));
+                    assert_eq!(first_care(&s), want, "len {len} pos {pos} byte {b:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_agree_with_bytes() {
+        let special = [
+            b'/', b'?', b';', b'#', b'%', b' ', 0, 0x7F, 0x80, 0xFF, b'a', b':',
+        ];
+        for &b in &special {
+            for &b2 in &special {
+                for pos in 0..16 {
+                    let mut s: Vec<u8> = (0..20).map(|i| b'a' + i as u8).collect();
+                    s[pos + 2] = b;
+                    s[17 - pos] = b2;
+                    let (mut sep, mut stop) = (0u32, 0u32);
+                    for (i, &c) in s[2..18].iter().enumerate() {
+                        sep |= u32::from(matches!(c, b'/' | b'?' | b';')) << i;
+                        stop |= u32::from(c == b'#' || needs_care(c)) << i;
+                    }
+                    assert_eq!(block16(&s, 2), (sep, stop), "{b:#x} {b2:#x} {pos}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn find_agrees_with_memmem() {
+        let mut x: u64 = 7;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let h = (x % 90) as usize;
+            let n = ((x >> 8) % 12) as usize;
+            // A small alphabet, so that needles occur, and near misses too.
+            let hay: Vec<u8> = (0..h)
+                .map(|i| b"ab/"[((x >> (i % 50)) % 3) as usize])
+                .collect();
+            let needle: Vec<u8> = (0..n)
+                .map(|i| b"ab/"[((x >> (20 + i)) % 3) as usize])
+                .collect();
+            assert_eq!(
+                find(&hay, &needle),
+                memchr::memmem::find(&hay, &needle),
+                "{:?} in {:?}",
+                String::from_utf8_lossy(&needle),
+                String::from_utf8_lossy(&hay)
+            );
+        }
+    }
+
+    #[test]
+    fn first_of_several() {
+        let s = b"/abcdefghijklmnopqrstuv%41wxyz%2f\x80";
+        assert_eq!(first_care(s), Some(23));
+        assert_eq!(first_care(&s[24..]), Some(6));
+        assert_eq!(first_care(b"/abcdefghijklmnopqrstuvwxyz0123456789"), None);
+    }
+}

@@ -1,0 +1,842 @@
+//! [`Engine::Tree`](super::Engine::Tree): a radix tree of the patterns' literal prefixes,
+//! walked once over the path, and for wildcard patterns a tree of the pieces after the first
+//! `*`, searched only where the walk activated them and only while they can still change the
+//! verdict.
+//!
+//! Every pattern is `first * p1 * ... * pk` (optionally `$`-anchored). `first` is anchored at the
+//! start of the path, so all first pieces go into one radix tree (edges labelled with byte runs,
+//! so long shared prefixes such as `/wiki/Spezial:` cost one comparison, not one step per byte).
+//! A node where a literal pattern ends holds its key (folded when the walk reaches the node; a
+//! `$` pattern only when the path ends there too). A node where the first piece of wildcard
+//! patterns ends activates them at that depth.
+//!
+//! The wildcard patterns activated at one node share a second tree keyed by their pieces in
+//! order (`/*?*sort=` and `/*?*order=` share the search for `?`). Each piece is placed at its
+//! leftmost occurrence after the previous one (a `memchr` / `memmem` searcher built once), which
+//! finds a match whenever one exists; an anchored pattern's last piece must end the path (one
+//! comparison). A node with many children first scans the path once with an Aho-Corasick
+//! automaton of their pieces, so only the children whose piece occurs are searched.
+//!
+//! Verdict pruning: the walk collects the literal matches first. Let `floor` be the higher
+//! priority of the best Allow and the best Disallow so far: a pattern of lower priority can
+//! neither change the verdict nor become the deciding rule, so every subtree whose highest
+//! priority is below `floor` is skipped (children are ordered by it, so the search stops at the
+//! first such child).
+
+use std::collections::HashMap;
+
+use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
+use crate::profile::Precedence;
+
+/// No index.
+const NONE: u32 = u32::MAX;
+
+/// A node of the radix tree of first pieces. The children of a node are consecutive nodes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// The first (up to) 8 bytes of the edge label leading into the node, little-endian; its
+    /// first byte selects the node among its siblings.
+    label: u64,
+    /// Up to 8 children: their first bytes, little-endian, padded with the first one. More:
+    /// the index of the node's table in `wide`.
+    child_bytes: u64,
+    /// Where the label's bytes after the eighth are in `labels`.
+    label_rest: u32,
+    /// The index of the first child in `nodes`.
+    child_start: u32,
+    /// An index into `keys` (+1), 0 for none.
+    keys: u32,
+    /// The index of the root of the piece tree of the wildcard patterns activated here (+1),
+    /// 0 for none.
+    rest: u32,
+    label_len: u16,
+    child_len: u16,
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Loads up to eight bytes of `s` as a little-endian word, zero-padded.
+#[inline]
+fn load8(s: &[u8]) -> u64 {
+    match s.get(..8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut w = [0u8; 8];
+            w[..s.len()].copy_from_slice(s);
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
+impl Node {
+    /// The position among the node's children of the child whose label starts with `b`.
+    #[inline]
+    fn child(&self, b: u8, wide: &[[u16; 256]]) -> Option<usize> {
+        if self.child_len <= 8 {
+            // The lowest byte of `x` that is zero is the first child byte equal to `b` (the
+            // zero-byte test can only err on bytes above a true zero).
+            let x = self.child_bytes ^ (LO * b as u64);
+            let z = x.wrapping_sub(LO) & !x & HI;
+            let i = (z.trailing_zeros() / 8) as usize;
+            (z != 0 && i < self.child_len as usize).then_some(i)
+        } else {
+            match wide[self.child_bytes as usize][b as usize] {
+                0 => None,
+                i => Some(i as usize - 1),
+            }
+        }
+    }
+}
+
+/// `a == b` for slices of equal length, in words (labels and pieces are short; a call to
+/// `memcmp` costs more than the comparison).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let n = a.len().min(b.len());
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 <= n {
+            if word(a, i) != word(b, i) {
+                return false;
+            }
+            i += 8;
+        }
+        // The last word overlaps bytes already compared.
+        return word(a, n - 8) == word(b, n - 8);
+    }
+    let mut diff = 0;
+    for i in 0..n {
+        diff |= a[i] ^ b[i];
+    }
+    diff == 0
+}
+
+/// A node of a piece tree: one piece, searched after the parent's piece.
+#[derive(Clone, Debug)]
+struct RestNode {
+    /// The piece (an index into `pieces`); [`NONE`] for a root.
+    piece: u32,
+    /// Children, ordered by `max_priority`, highest first.
+    children: Vec<u32>,
+    /// Per kind: the best key of the patterns ending here without `$` (0 = none).
+    open: [u64; 2],
+    /// Per kind: the best key of the patterns ending here with `$` (0 = none).
+    anchored: [u64; 2],
+    /// The highest priority of any pattern ending here or below.
+    max_priority: u64,
+}
+
+/// A piece after a `*`.
+#[derive(Clone, Debug)]
+struct Piece {
+    bytes: Box<[u8]>,
+    /// Found by the shared scan ([`Multi`]) rather than on its own.
+    multi: bool,
+}
+
+/// Pieces searched by one shared scan of the path: the multi-byte pieces of the children of
+/// piece tree nodes with more than [`WIDE_CHILDREN`] children (real files put dozens of
+/// patterns such as `/*/*/cart`, `/*/*/checkout`, ... under one node). One Aho-Corasick pass
+/// records where they occur; each search is then a lookup.
+#[derive(Clone, Debug)]
+struct Multi {
+    automaton: MultiAutomaton,
+    /// Automaton pattern id to piece id.
+    piece: Vec<u32>,
+    /// Automaton pattern id to piece length.
+    len: Vec<u32>,
+}
+
+/// A DFA when it fits the dense budget, else a compact NFA.
+#[derive(Clone, Debug)]
+enum MultiAutomaton {
+    Dfa(aho_corasick::dfa::DFA),
+    Nfa(aho_corasick::nfa::contiguous::NFA),
+}
+
+/// Piece tree nodes with more children than this have their children's pieces in [`Multi`].
+const WIDE_CHILDREN: usize = 8;
+
+/// The occurrences of the [`Multi`] pieces in one path, found on the first search that needs
+/// them.
+struct Occurrences {
+    /// 0: not scanned yet; 1: `hits` holds every occurrence; 2: too many to keep (search
+    /// each piece on its own).
+    state: u8,
+    len: usize,
+    /// (piece, start), in the order of their ends.
+    hits: [(u32, u32); 64],
+}
+
+impl Occurrences {
+    fn new() -> Occurrences {
+        Occurrences {
+            state: 0,
+            len: 0,
+            hits: [(0, 0); 64],
+        }
+    }
+}
+
+impl Multi {
+    fn build(pieces: &[&[u8]], ids: Vec<u32>, dense_budget: usize) -> Option<Multi> {
+        // At most one trie state per piece byte, times a typical 64 byte classes, 4 bytes each.
+        let estimate = pieces.iter().map(|p| p.len()).sum::<usize>() * 64 * 4;
+        let automaton = if estimate <= dense_budget {
+            MultiAutomaton::Dfa(
+                aho_corasick::dfa::Builder::new()
+                    .match_kind(aho_corasick::MatchKind::Standard)
+                    .start_kind(aho_corasick::StartKind::Unanchored)
+                    .prefilter(false)
+                    .build(pieces)
+                    .ok()?,
+            )
+        } else {
+            MultiAutomaton::Nfa(
+                aho_corasick::nfa::contiguous::Builder::new()
+                    .match_kind(aho_corasick::MatchKind::Standard)
+                    .prefilter(false)
+                    .build(pieces)
+                    .ok()?,
+            )
+        };
+        Some(Multi {
+            automaton,
+            len: pieces.iter().map(|p| p.len() as u32).collect(),
+            piece: ids,
+        })
+    }
+
+    fn memory_usage(&self) -> usize {
+        use aho_corasick::automaton::Automaton as _;
+        self.piece.len() * 8
+            + match &self.automaton {
+                MultiAutomaton::Dfa(d) => d.memory_usage(),
+                MultiAutomaton::Nfa(n) => n.memory_usage(),
+            }
+    }
+
+    /// Records every occurrence of the pieces in `path`.
+    fn scan(&self, path: &[u8], occ: &mut Occurrences) {
+        match &self.automaton {
+            MultiAutomaton::Dfa(d) => self.scan_with(d, path, occ),
+            MultiAutomaton::Nfa(n) => self.scan_with(n, path, occ),
+        }
+    }
+
+    #[inline]
+    fn scan_with<A: aho_corasick::automaton::Automaton>(
+        &self,
+        a: &A,
+        path: &[u8],
+        occ: &mut Occurrences,
+    ) {
+        occ.state = 1;
+        occ.len = 0;
+        let Ok(mut sid) = a.start_state(aho_corasick::Anchored::No) else {
+            occ.state = 2;
+            return;
+        };
+        for (at, &b) in path.iter().enumerate() {
+            sid = a.next_state(aho_corasick::Anchored::No, sid, b);
+            if a.is_special(sid) && a.is_match(sid) {
+                for i in 0..a.match_len(sid) {
+                    let id = a.match_pattern(sid, i).as_usize();
+                    if occ.len == occ.hits.len() {
+                        occ.state = 2;
+                        return;
+                    }
+                    let start = at + 1 - self.len[id] as usize;
+                    occ.hits[occ.len] = (self.piece[id], start as u32);
+                    occ.len += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The radix tree engine (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    /// Child tables of the nodes with more than 8 children: byte to position + 1 (0: none).
+    wide: Vec<[u16; 256]>,
+    /// Label bytes after the eighth.
+    labels: Vec<u8>,
+    /// Per node with keys: open Allow, open Disallow, `$` Allow, `$` Disallow.
+    keys: Vec<[u64; 4]>,
+    rest: Vec<RestNode>,
+    pieces: Vec<Piece>,
+    multi: Option<Multi>,
+    precedence: Precedence,
+}
+
+/// One first piece and what ends there.
+struct Item<'a> {
+    first: &'a [u8],
+    what: What<'a>,
+}
+
+enum What<'a> {
+    /// A literal pattern: `$`-anchored or not.
+    Literal { anchored: bool, key: u64, kind: u8 },
+    /// A wildcard pattern: its pieces after the first `*`.
+    Wild {
+        rest: &'a [u8],
+        anchored: bool,
+        key: u64,
+        kind: u8,
+    },
+}
+
+/// Builds the radix tree's nodes from first pieces sorted in byte order (duplicates adjacent).
+/// Returns the node of each input string.
+struct RadixBuilder {
+    nodes: Vec<BuildNode>,
+    /// Children of each node, in creation (= byte) order.
+    kids: Vec<Vec<u32>>,
+    labels: Vec<u8>,
+}
+
+/// A node while the tree is built.
+#[derive(Clone, Copy, Debug)]
+struct BuildNode {
+    label_start: u32,
+    label_len: u32,
+    keys: u32,
+    rest: u32,
+}
+
+impl RadixBuilder {
+    fn new() -> RadixBuilder {
+        RadixBuilder {
+            nodes: vec![BuildNode {
+                label_start: 0,
+                label_len: 0,
+                keys: NONE,
+                rest: NONE,
+            }],
+            kids: vec![Vec::new()],
+            labels: Vec::new(),
+        }
+    }
+
+    fn new_node(&mut self, label_start: u32, label_len: u32) -> u32 {
+        self.nodes.push(BuildNode {
+            label_start,
+            label_len,
+            keys: NONE,
+            rest: NONE,
+        });
+        self.kids.push(Vec::new());
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Inserts sorted strings; returns each one's node.
+    fn build(&mut self, sorted: &[&[u8]]) -> Vec<u32> {
+        // The path of the previous string: (node, depth at the node's end).
+        let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+        let mut prev: &[u8] = &[];
+        let mut out = Vec::with_capacity(sorted.len());
+        for &s in sorted {
+            if !out.is_empty() && s == prev {
+                out.push(stack.last().map_or(0, |t| t.0));
+                continue;
+            }
+            let lcp = prev.iter().zip(s).take_while(|(a, b)| a == b).count();
+            while stack.len() > 1 && stack[stack.len() - 2].1 >= lcp {
+                stack.pop();
+            }
+            // Now stack[..len-1] ends at depth < lcp <= ... and the top may extend past lcp.
+            let (top, top_depth) = *stack.last().unwrap_or(&(0, 0));
+            let (parent, parent_depth) = if stack.len() >= 2 {
+                stack[stack.len() - 2]
+            } else {
+                (NONE, 0)
+            };
+            let node_at_lcp = if top_depth == lcp {
+                top
+            } else if top_depth > lcp {
+                // Split the edge into `top` at depth `lcp`: a new middle node takes the first
+                // part of the label.
+                let n = &self.nodes[top as usize];
+                let cut = (lcp - parent_depth) as u32;
+                let (start, len) = (n.label_start, n.label_len);
+                let mid = self.new_node(start, cut);
+                self.nodes[top as usize].label_start = start + cut;
+                self.nodes[top as usize].label_len = len - cut;
+                self.kids[mid as usize].push(top);
+                if parent != NONE {
+                    if let Some(slot) = self.kids[parent as usize].iter_mut().find(|c| **c == top) {
+                        *slot = mid;
+                    }
+                }
+                stack.pop();
+                stack.push((mid, lcp));
+                mid
+            } else {
+                top
+            };
+            if s.len() > lcp {
+                let start = self.labels.len() as u32;
+                self.labels.extend_from_slice(&s[lcp..]);
+                let leaf = self.new_node(start, (s.len() - lcp) as u32);
+                self.kids[node_at_lcp as usize].push(leaf);
+                stack.push((leaf, s.len()));
+                out.push(leaf);
+            } else {
+                out.push(node_at_lcp);
+            }
+            prev = s;
+        }
+        out
+    }
+}
+
+impl Tree {
+    /// Builds the tree of every pattern of `set`.
+    pub(crate) fn build(set: &PatternSet, precedence: Precedence, dense_budget: usize) -> Tree {
+        let mut items: Vec<Item<'_>> = set
+            .pats()
+            .iter()
+            .map(|p| {
+                let body = set.body(p);
+                let first = &body[..p.first_len()];
+                let what = if p.is_wild() {
+                    What::Wild {
+                        rest: &body[p.first_len() + 1..],
+                        anchored: p.anchored(),
+                        key: p.key,
+                        kind: p.kind,
+                    }
+                } else {
+                    What::Literal {
+                        anchored: p.anchored(),
+                        key: p.key,
+                        kind: p.kind,
+                    }
+                };
+                Item { first, what }
+            })
+            .collect();
+        items.sort_by(|a, b| a.first.cmp(b.first));
+        let firsts: Vec<&[u8]> = items.iter().map(|i| i.first).collect();
+        let mut radix = RadixBuilder::new();
+        let at = radix.build(&firsts);
+
+        let mut keys: Vec<[u64; 4]> = Vec::new();
+        let mut rest: Vec<RestNode> = Vec::new();
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut piece_ids: HashMap<&[u8], u32> = HashMap::new();
+        // Children of rest nodes by piece, while building.
+        let mut rest_child: HashMap<(u32, u32), u32> = HashMap::new();
+        let new_rest = |rest: &mut Vec<RestNode>, piece: u32| {
+            rest.push(RestNode {
+                piece,
+                children: Vec::new(),
+                open: [0; 2],
+                anchored: [0; 2],
+                max_priority: 0,
+            });
+            (rest.len() - 1) as u32
+        };
+        for (item, &node) in items.iter().zip(&at) {
+            let n = &mut radix.nodes[node as usize];
+            match item.what {
+                What::Literal {
+                    anchored,
+                    key,
+                    kind,
+                } => {
+                    if n.keys == NONE {
+                        n.keys = keys.len() as u32;
+                        keys.push([0; 4]);
+                    }
+                    let slot = &mut keys[n.keys as usize][kind as usize + 2 * anchored as usize];
+                    *slot = (*slot).max(key);
+                }
+                What::Wild {
+                    rest: pieces_bytes,
+                    anchored,
+                    key,
+                    kind,
+                } => {
+                    if n.rest == NONE {
+                        n.rest = new_rest(&mut rest, NONE);
+                    }
+                    let mut cur = n.rest;
+                    let priority = key_priority(key);
+                    rest[cur as usize].max_priority = rest[cur as usize].max_priority.max(priority);
+                    for piece in pieces_bytes.split(|&b| b == b'*') {
+                        let pid = *piece_ids.entry(piece).or_insert_with(|| {
+                            pieces.push(Piece {
+                                bytes: piece.into(),
+                                multi: false,
+                            });
+                            (pieces.len() - 1) as u32
+                        });
+                        cur = match rest_child.get(&(cur, pid)) {
+                            Some(&c) => c,
+                            None => {
+                                let c = new_rest(&mut rest, pid);
+                                rest[cur as usize].children.push(c);
+                                rest_child.insert((cur, pid), c);
+                                c
+                            }
+                        };
+                        let r = &mut rest[cur as usize];
+                        r.max_priority = r.max_priority.max(priority);
+                    }
+                    let r = &mut rest[cur as usize];
+                    let slot = if anchored {
+                        &mut r.anchored[kind as usize]
+                    } else {
+                        &mut r.open[kind as usize]
+                    };
+                    *slot = (*slot).max(key);
+                }
+            }
+        }
+        // Order children by priority, highest first; the pieces of wide nodes' children go
+        // into the shared scan.
+        for i in 0..rest.len() {
+            let mut children = std::mem::take(&mut rest[i].children);
+            children.sort_by_key(|&c| std::cmp::Reverse(rest[c as usize].max_priority));
+            if children.len() > WIDE_CHILDREN {
+                for &c in &children {
+                    let p = &mut pieces[rest[c as usize].piece as usize];
+                    p.multi = p.bytes.len() > 1;
+                }
+            }
+            rest[i].children = children;
+        }
+        let multi_ids: Vec<u32> = (0..pieces.len() as u32)
+            .filter(|&i| pieces[i as usize].multi)
+            .collect();
+        let multi = if multi_ids.is_empty() {
+            None
+        } else {
+            let bytes: Vec<&[u8]> = multi_ids
+                .iter()
+                .map(|&i| &*pieces[i as usize].bytes)
+                .collect();
+            let m = Multi::build(&bytes, multi_ids, dense_budget);
+            if m.is_none() {
+                for p in &mut pieces {
+                    p.multi = false;
+                }
+            }
+            m
+        };
+        // Lay the nodes out breadth first, so that each node's children are consecutive.
+        let mut order: Vec<u32> = vec![0];
+        let mut new_index = vec![0u32; radix.nodes.len()];
+        let mut i = 0;
+        while i < order.len() {
+            for &k in &radix.kids[order[i] as usize] {
+                new_index[k as usize] = order.len() as u32;
+                order.push(k);
+            }
+            i += 1;
+        }
+        let mut nodes = vec![Node::default(); order.len()];
+        let mut wide: Vec<[u16; 256]> = Vec::new();
+        let mut labels: Vec<u8> = Vec::new();
+        for (new, &old) in order.iter().enumerate() {
+            let b = radix.nodes[old as usize];
+            let label =
+                &radix.labels[b.label_start as usize..(b.label_start + b.label_len) as usize];
+            let kids = &radix.kids[old as usize];
+            let n = &mut nodes[new];
+            let mut head = [0u8; 8];
+            let h = label.len().min(8);
+            head[..h].copy_from_slice(&label[..h]);
+            n.label = u64::from_le_bytes(head);
+            n.label_len = label.len() as u16;
+            n.label_rest = labels.len() as u32;
+            if label.len() > 8 {
+                labels.extend_from_slice(&label[8..]);
+            }
+            n.keys = b.keys.wrapping_add(1);
+            n.rest = b.rest.wrapping_add(1);
+            n.child_start = kids.first().map_or(0, |&k| new_index[k as usize]);
+            n.child_len = kids.len() as u16;
+            let firsts: Vec<u8> = kids
+                .iter()
+                .map(|&k| radix.labels[radix.nodes[k as usize].label_start as usize])
+                .collect();
+            if kids.len() <= 8 {
+                let mut packed = [firsts.first().copied().unwrap_or(0); 8];
+                packed[..firsts.len()].copy_from_slice(&firsts);
+                n.child_bytes = u64::from_le_bytes(packed);
+            } else {
+                let mut table = [0u16; 256];
+                for (j, &b) in firsts.iter().enumerate() {
+                    table[b as usize] = j as u16 + 1;
+                }
+                n.child_bytes = wide.len() as u64;
+                wide.push(table);
+            }
+        }
+        Tree {
+            nodes,
+            wide,
+            labels,
+            keys,
+            rest,
+            pieces,
+            multi,
+            precedence,
+        }
+    }
+
+    /// Heap bytes held (approximately).
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.wide.capacity() * std::mem::size_of::<[u16; 256]>()
+            + self.labels.capacity()
+            + self.keys.capacity() * 32
+            + self
+                .rest
+                .iter()
+                .map(|r| std::mem::size_of::<RestNode>() + r.children.capacity() * 4)
+                .sum::<usize>()
+            + self.multi.as_ref().map_or(0, Multi::memory_usage)
+            + self
+                .pieces
+                .iter()
+                .map(|p| p.bytes.len() * 2 + std::mem::size_of::<Piece>())
+                .sum::<usize>()
+    }
+
+    /// The lowest priority that can still change the verdict or the deciding rule.
+    #[inline]
+    fn floor(&self, best: &[u64; 2]) -> u64 {
+        match self.precedence {
+            Precedence::LongestMatch => key_priority(best[ALLOW]).max(key_priority(best[DISALLOW])),
+            Precedence::FirstMatch => 0,
+        }
+    }
+
+    /// Folds `key` of `kind` if it can change the verdict or the deciding rule.
+    #[inline]
+    fn offer(&self, best: &mut [u64; 2], kind: usize, key: u64) {
+        if key > best[kind] {
+            best[kind] = key;
+        }
+    }
+
+    /// Folds the keys of every pattern that matches `path` into `best`.
+    #[inline]
+    pub(crate) fn fold(&self, path: &[u8], best: &mut [u64; 2]) {
+        // Activations found on the walk: (piece tree root, depth).
+        let mut active = [(0u32, 0u32); 16];
+        let mut n_active = 0;
+        let mut node = 0usize;
+        let mut pos = 0usize;
+        loop {
+            let n = &self.nodes[node];
+            if n.keys != 0 {
+                let k = &self.keys[n.keys as usize - 1];
+                self.offer(best, ALLOW, k[0]);
+                self.offer(best, DISALLOW, k[1]);
+                if pos == path.len() {
+                    self.offer(best, ALLOW, k[2]);
+                    self.offer(best, DISALLOW, k[3]);
+                }
+            }
+            if n.rest != 0 {
+                let root = n.rest - 1;
+                if n_active < active.len() {
+                    active[n_active] = (root, pos as u32);
+                    n_active += 1;
+                } else {
+                    self.eval_rest(root, path, pos, best, &mut Occurrences::new());
+                }
+            }
+            let Some(&b) = path.get(pos) else {
+                break;
+            };
+            let Some(i) = n.child(b, &self.wide) else {
+                break;
+            };
+            let child = n.child_start as usize + i;
+            let c = &self.nodes[child];
+            let len = c.label_len as usize;
+            if path.len() - pos < len {
+                break;
+            }
+            // The label's first 8 bytes in one masked comparison, the rest (rare) after.
+            let head = len.min(8);
+            let mask = if head == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * head)) - 1
+            };
+            if (load8(&path[pos..]) ^ c.label) & mask != 0 {
+                break;
+            }
+            if len > 8 {
+                let rest = c.label_rest as usize;
+                if !same(
+                    &path[pos + 8..pos + len],
+                    &self.labels[rest..rest + len - 8],
+                ) {
+                    break;
+                }
+            }
+            pos += len;
+            node = child;
+        }
+        // Deeper activations first: their patterns have longer first pieces.
+        let mut occ = Occurrences::new();
+        for &(root, depth) in active[..n_active].iter().rev() {
+            self.eval_rest(root, path, depth as usize, best, &mut occ);
+        }
+    }
+
+    /// Searches the piece tree under `root` for the patterns activated at `from`.
+    #[inline]
+    fn eval_rest(
+        &self,
+        root: u32,
+        path: &[u8],
+        from: usize,
+        best: &mut [u64; 2],
+        occ: &mut Occurrences,
+    ) {
+        if self.rest[root as usize].max_priority >= self.floor(best) {
+            self.eval_children(root, path, from, best, occ, 0);
+        }
+    }
+
+    /// Searches the children of rest node `node`, whose pieces start at or after `from`, depth
+    /// first. Past [`MAX_RECURSION`] levels (piece trees of hostile files can be thousands of
+    /// pieces deep) the search goes on with an explicit stack on the heap.
+    fn eval_children(
+        &self,
+        node: u32,
+        path: &[u8],
+        from: usize,
+        best: &mut [u64; 2],
+        occ: &mut Occurrences,
+        depth: u32,
+    ) {
+        if depth >= MAX_RECURSION {
+            self.eval_deep(node, path, from, best, occ);
+            return;
+        }
+        let r = &self.rest[node as usize];
+        for &c in &r.children {
+            match self.try_child(c, path, from, best, occ) {
+                Step::Stop => break,
+                Step::Next => {}
+                Step::Descend(at) => self.eval_children(c, path, at, best, occ, depth + 1),
+            }
+        }
+    }
+
+    /// [`Tree::eval_children`] with an explicit stack.
+    #[cold]
+    fn eval_deep(
+        &self,
+        node: u32,
+        path: &[u8],
+        from: usize,
+        best: &mut [u64; 2],
+        occ: &mut Occurrences,
+    ) {
+        // (node, next child, from)
+        let mut stack = vec![(node, 0usize, from)];
+        while let Some(top) = stack.last_mut() {
+            let (node, i, from) = *top;
+            let r = &self.rest[node as usize];
+            let Some(&c) = r.children.get(i) else {
+                stack.pop();
+                continue;
+            };
+            top.1 += 1;
+            match self.try_child(c, path, from, best, occ) {
+                Step::Stop => top.1 = usize::MAX,
+                Step::Next => {}
+                Step::Descend(at) => stack.push((c, 0, at)),
+            }
+        }
+    }
+
+    /// The leftmost occurrence of piece `id` in `path` starting at or after `from`.
+    #[inline]
+    fn find(&self, id: u32, path: &[u8], from: usize, occ: &mut Occurrences) -> Option<usize> {
+        let piece = &self.pieces[id as usize];
+        if piece.multi {
+            if occ.state == 0 {
+                if let Some(m) = &self.multi {
+                    m.scan(path, occ);
+                }
+            }
+            if occ.state == 1 {
+                return occ.hits[..occ.len]
+                    .iter()
+                    .find(|h| h.0 == id && h.1 as usize >= from)
+                    .map(|h| h.1 as usize);
+            }
+        }
+        let hay = path.get(from..)?;
+        Some(from + crate::bytescan::find(hay, &piece.bytes)?)
+    }
+
+    /// Tries child `c` with its piece at or after `from`.
+    #[inline]
+    fn try_child(
+        &self,
+        c: u32,
+        path: &[u8],
+        from: usize,
+        best: &mut [u64; 2],
+        occ: &mut Occurrences,
+    ) -> Step {
+        let child = &self.rest[c as usize];
+        if child.max_priority < self.floor(best) {
+            // Children are ordered by priority: none after this one can matter either.
+            return Step::Stop;
+        }
+        let piece = &self.pieces[child.piece as usize];
+        let len = piece.bytes.len();
+        if child.anchored != [0; 2]
+            && path.len() >= from + len
+            && same(&path[path.len() - len..], &piece.bytes)
+        {
+            self.offer(best, ALLOW, child.anchored[ALLOW]);
+            self.offer(best, DISALLOW, child.anchored[DISALLOW]);
+        }
+        if child.open == [0; 2] && child.children.is_empty() {
+            return Step::Next;
+        }
+        let Some(at) = self.find(child.piece, path, from, occ) else {
+            return Step::Next;
+        };
+        self.offer(best, ALLOW, child.open[ALLOW]);
+        self.offer(best, DISALLOW, child.open[DISALLOW]);
+        if child.children.is_empty() {
+            Step::Next
+        } else {
+            Step::Descend(at + len)
+        }
+    }
+}
+
+/// What to do after trying one child of a piece tree node.
+enum Step {
+    /// No later sibling can change the verdict.
+    Stop,
+    /// Go on with the next sibling.
+    Next,
+    /// The child's piece was found ending here: search its children from there.
+    Descend(usize),
+}
+
+/// Piece trees deeper than this are searched with a heap stack instead of recursion.
+const MAX_RECURSION: u32 = 32;

@@ -1,0 +1,149 @@
+//! `engines`: the engines side by side on every distinct real robots.txt body: build time and
+//! decide time over paths derived from each file's rules (matches and near misses), and the
+//! cold tier's decide time. What the automatic engine choice and the cold-to-hot threshold are
+//! measured with.
+//!
+//! ```sh
+//! cargo run --release -p robotsmatch-tools --bin engines -- ../shared/corpora/robots [AGENT]
+//! ```
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use anyhow::Context;
+use robotsmatch::{EngineChoice, Matcher, MatcherBuilder, Robots, Tier};
+
+/// Paths derived from a matcher's rules: each pattern with `*` filled and `$` dropped, plus a
+/// suffix, a query, and a near miss.
+fn derived(m: &Matcher) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for r in m.rules() {
+        let p: Vec<u8> = r
+            .pattern()
+            .iter()
+            .filter(|&&b| b != b'$')
+            .map(|&b| if b == b'*' { b'x' } else { b })
+            .collect();
+        if p.is_empty() {
+            continue;
+        }
+        let mut a = p.clone();
+        a.extend_from_slice(b"/index.html?utm_source=x");
+        let mut b = p.clone();
+        if let Some(last) = b.last_mut() {
+            *last ^= 1;
+        }
+        out.push(p);
+        out.push(a);
+        out.push(b);
+    }
+    out.push(b"/".to_vec());
+    out.push(b"/some/random/page.html".to_vec());
+    out
+}
+
+fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let dir = args
+        .next()
+        .unwrap_or_else(|| "../shared/corpora/robots".to_string());
+    let agent = args.next().unwrap_or_else(|| "Googlebot".to_string());
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .with_context(|| format!("cannot list '{dir}'"))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    names.sort();
+    let mut seen = HashSet::new();
+    let mut bodies = Vec::new();
+    for p in &names {
+        let body = std::fs::read(p)?;
+        if seen.insert(robotsmatch::cache::body_key(&body)) {
+            bodies.push(body);
+        }
+    }
+    let configs: Vec<(&str, MatcherBuilder)> = vec![
+        ("cold", MatcherBuilder::new().tier(Tier::Cold)),
+        ("auto-hot", MatcherBuilder::new().tier(Tier::Hot)),
+        ("tree", MatcherBuilder::new().engine(EngineChoice::Tree)),
+        ("split", MatcherBuilder::new().engine(EngineChoice::Split)),
+    ];
+    // Per config: build seconds, decide seconds, decisions; per size class too.
+    let mut build = vec![0f64; configs.len()];
+    let mut decide = vec![0f64; configs.len()];
+    let mut n = 0usize;
+    let mut by_size: Vec<[f64; 8]> = vec![[0.0; 8]; 6];
+    let mut patterns_total = 0usize;
+    // Cold work units (patterns checked + 16 per decision, as the matcher counts them).
+    let mut units = 0f64;
+    for body in &bodies {
+        let robots = Robots::parse(body);
+        let probe = MatcherBuilder::new()
+            .tier(Tier::Cold)
+            .build(&robots, agent.as_str());
+        let (pats, _) = probe.pattern_counts();
+        if pats <= 8 {
+            continue;
+        }
+        patterns_total += pats;
+        let paths = derived(&probe);
+        n += paths.len();
+        units += (paths.len() * (pats + 16)) as f64;
+        let class = (pats as f64).log10().floor() as usize;
+        let mut answers: Option<Vec<bool>> = None;
+        for (i, (_, b)) in configs.iter().enumerate() {
+            let t = Instant::now();
+            let m = b.build(&robots, agent.as_str());
+            let bt = t.elapsed().as_secs_f64();
+            let mut cache = m.create_cache();
+            // Warm once (lazy DFA states), then time.
+            let got: Vec<bool> = paths
+                .iter()
+                .map(|p| m.decide_with(&mut cache, p).is_allowed())
+                .collect();
+            let t = Instant::now();
+            for p in &paths {
+                std::hint::black_box(m.decide_with(&mut cache, p).is_allowed());
+            }
+            let dt = t.elapsed().as_secs_f64();
+            match &answers {
+                None => answers = Some(got),
+                Some(a) => assert_eq!(a, &got, "engines disagree"),
+            }
+            build[i] += bt;
+            decide[i] += dt;
+            by_size[class.min(5)][2 * i] += bt;
+            by_size[class.min(5)][2 * i + 1] += dt;
+        }
+    }
+    println!(
+        "{} distinct bodies; those with more than 8 patterns: {} patterns, {} derived paths",
+        bodies.len(),
+        patterns_total,
+        n
+    );
+    println!("| engine | build total | build ns/pattern | decide ns/path |");
+    println!("|---|---|---|---|");
+    for (i, (name, _)) in configs.iter().enumerate() {
+        println!(
+            "| {name} | {:.3} s | {:.0} | {:.1} |",
+            build[i],
+            build[i] * 1e9 / patterns_total.max(1) as f64,
+            decide[i] * 1e9 / n.max(1) as f64
+        );
+    }
+    println!(
+        "cold tier: {:.2} ns per work unit (pattern checked); tree build: {:.0} units per pattern",
+        decide[0] * 1e9 / units,
+        build[2] * 1e9 / patterns_total.max(1) as f64 / (decide[0] * 1e9 / units)
+    );
+    println!("\nby pattern count (10^k): build s / decide s per engine");
+    for (k, row) in by_size.iter().enumerate() {
+        let cells: Vec<String> = (0..configs.len())
+            .map(|i| format!("{:.3}/{:.3}", row[2 * i], row[2 * i + 1]))
+            .collect();
+        println!("10^{k}: {}", cells.join("  "));
+    }
+    Ok(())
+}
