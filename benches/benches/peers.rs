@@ -3,7 +3,11 @@
 //! Ids are `workload/mode/engine`:
 //! - `prebuilt`: the matcher is built once; one iteration decides every URL of the workload
 //!   (throughput in URLs), including each crate's own URL handling;
-//! - `oneshot`: one iteration parses, builds and decides one URL.
+//! - `oneshot`: one iteration answers the one-shot question, each crate its fastest way:
+//!   robotsmatch with `Matcher::decide_once` (one pass, nothing built), and
+//!   `robotsmatch-matcher` with `Matcher::from_bytes` then `decide` (what asking a few URLs
+//!   costs); fast-robots with `RobotsTxt::parse(..).is_allowed(..)`; the others build, then
+//!   decide.
 //!
 //! Every iteration checks its answers: robotsmatch's count of allowed URLs must equal the
 //! reference matcher's (Google's semantics); a peer's must equal the count it gave when it was
@@ -71,7 +75,14 @@ fn prebuilt<P: Peer>(c: &mut Criterion, w: &Workload, reference: &[bool]) {
 
 fn oneshot<P: Peer>(c: &mut Criterion, w: &Workload) {
     let urls = &w.urls[..w.urls.len().min(64)];
-    let Some((_, answers)) = verdicts::<P>(w, urls) else {
+    let answers: Option<Vec<bool>> = std::panic::catch_unwind(|| {
+        urls.iter()
+            .map(|u| P::once(&w.robots, w.agent, u))
+            .collect()
+    })
+    .ok()
+    .flatten();
+    let Some(answers) = answers else {
         return;
     };
     let mut group = c.benchmark_group(format!("{}/oneshot", w.name));
@@ -80,13 +91,7 @@ fn oneshot<P: Peer>(c: &mut Criterion, w: &Workload) {
     group.bench_function(P::NAME, |b| {
         b.iter(|| {
             i = (i + 1) % urls.len();
-            let allowed = if P::NAME == FastRobots::NAME {
-                // No leak per iteration: parse, build and decide in one call.
-                fast_robots_oneshot(&String::from_utf8_lossy(&w.robots), w.agent, &urls[i])
-            } else {
-                let p = P::build(black_box(&w.robots), w.agent).expect("built at setup");
-                p.allowed(&urls[i])
-            };
+            let allowed = P::once(black_box(&w.robots), w.agent, &urls[i]).expect("built at setup");
             assert_eq!(allowed, answers[i]);
             allowed
         })
@@ -105,11 +110,12 @@ fn peers(c: &mut Criterion) {
         prebuilt::<CylonPeer>(c, &w, &reference);
         prebuilt::<FastRobots>(c, &w, &reference);
         oneshot::<RobotsMatch>(c, &w);
+        oneshot::<RobotsMatchBuilt>(c, &w);
         oneshot::<TextingRobots>(c, &w);
         oneshot::<GooglePort>(c, &w);
         oneshot::<RobotParser>(c, &w);
         oneshot::<CylonPeer>(c, &w);
-        oneshot::<FastRobots>(c, &w);
+        oneshot::<FastRobotsOnce>(c, &w);
     }
 }
 

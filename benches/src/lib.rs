@@ -74,6 +74,15 @@ pub trait Peer {
         Self: Sized;
     /// Decides one absolute URL.
     fn allowed(&self, url: &str) -> bool;
+
+    /// The one-shot question: parse, (build) and decide one URL, the crate's fastest way.
+    /// By default [`Peer::build`] then [`Peer::allowed`].
+    fn once(robots: &[u8], agent: &str, url: &str) -> Option<bool>
+    where
+        Self: Sized,
+    {
+        Self::build(robots, agent).map(|p| p.allowed(url))
+    }
 }
 
 /// robotsmatch.
@@ -87,6 +96,46 @@ impl Peer for RobotsMatch {
     #[inline]
     fn allowed(&self, url: &str) -> bool {
         self.0.decide(url).is_allowed()
+    }
+
+    /// `Matcher::decide_once`: one pass over the file, no matcher built.
+    fn once(robots: &[u8], agent: &str, url: &str) -> Option<bool> {
+        Some(Matcher::decide_once(robots, agent, url).is_allowed())
+    }
+}
+
+/// robotsmatch with a matcher built for the one-shot question (`Matcher::from_bytes`, then
+/// `decide`): what a crawler pays to ask a few URLs of a file.
+pub struct RobotsMatchBuilt(Matcher);
+
+impl Peer for RobotsMatchBuilt {
+    const NAME: &'static str = "robotsmatch-matcher";
+    fn build(robots: &[u8], agent: &str) -> Option<Self> {
+        Some(RobotsMatchBuilt(Matcher::from_bytes(robots, agent)))
+    }
+    #[inline]
+    fn allowed(&self, url: &str) -> bool {
+        self.0.decide(url).is_allowed()
+    }
+}
+
+/// fast-robots' one-shot call: parse and decide without building its matcher.
+pub struct FastRobotsOnce;
+
+impl Peer for FastRobotsOnce {
+    const NAME: &'static str = "fast-robots";
+    fn build(_: &[u8], _: &str) -> Option<Self> {
+        Some(FastRobotsOnce)
+    }
+    fn allowed(&self, _: &str) -> bool {
+        true
+    }
+    fn once(robots: &[u8], agent: &str, url: &str) -> Option<bool> {
+        Some(fast_robots_oneshot(
+            &String::from_utf8_lossy(robots),
+            agent,
+            url,
+        ))
     }
 }
 

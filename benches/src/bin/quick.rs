@@ -29,7 +29,7 @@ fn main() {
         .copied()
         .filter(|w| args.is_empty() || args.iter().any(|a| w.starts_with(a.as_str())))
         .collect();
-    println!("workload       | rm hot    | rm cold   | fast-robots | texting   || oneshot rm | fast-robots | texting");
+    println!("workload       | rm hot    | rm cold   | fast-robots | texting   || once rm    | rm matcher | fast-robots | texting");
     for name in names {
         let w = load(name);
         let robots = Robots::parse(&w.robots);
@@ -66,44 +66,19 @@ fn main() {
             t[3] = t[3].min(best(1, || w.urls.iter().filter(|u| texting.allowed(u)).count()) / n);
         }
         let reps = if w.robots.len() > 100_000 { 50 } else { 2000 };
-        let text = String::from_utf8_lossy(&w.robots).into_owned();
-        let mut o = [f64::MAX; 3];
+        let mut o = [f64::MAX; 4];
+        let once = |f: &dyn Fn(&[u8], &str, &str) -> Option<bool>, reps: usize| {
+            best(1, || {
+                (0..reps)
+                    .filter(|i| f(black_box(&w.robots), w.agent, &w.urls[i % 64]).unwrap_or(false))
+                    .count()
+            }) / reps as f64
+        };
         for _ in 0..5 {
-            o[0] = o[0].min(
-                best(1, || {
-                    (0..reps)
-                        .filter(|i| {
-                            RobotsMatch::build(black_box(&w.robots), w.agent)
-                                .unwrap()
-                                .allowed(&w.urls[i % 64])
-                        })
-                        .count()
-                }) / reps as f64,
-            );
-            o[1] = o[1].min(
-                best(1, || {
-                    (0..reps)
-                        .filter(|i| {
-                            fast_robots_oneshot(
-                                &String::from_utf8_lossy(black_box(&w.robots)),
-                                w.agent,
-                                &w.urls[i % 64],
-                            )
-                        })
-                        .count()
-                }) / reps as f64,
-            );
-            o[2] = o[2].min(
-                best(1, || {
-                    (0..reps.min(200))
-                        .filter(|i| {
-                            TextingRobots::build(black_box(text.as_bytes()), w.agent)
-                                .unwrap()
-                                .allowed(&w.urls[i % 64])
-                        })
-                        .count()
-                }) / reps.min(200) as f64,
-            );
+            o[0] = o[0].min(once(&RobotsMatch::once, reps));
+            o[1] = o[1].min(once(&RobotsMatchBuilt::once, reps));
+            o[2] = o[2].min(once(&FastRobotsOnce::once, reps));
+            o[3] = o[3].min(once(&TextingRobots::once, reps.min(200)));
         }
         let rate = |s: f64| format!("{:6.2} M/s", 1e-6 / s);
         let dur = |s: f64| {
@@ -116,14 +91,15 @@ fn main() {
             }
         };
         println!(
-            "{name:14} | {} | {} | {}   | {} || {} | {}  | {}",
+            "{name:14} | {} | {} | {}   | {} || {} | {} | {}  | {}",
             rate(t[0]),
             rate(t[1]),
             rate(t[2]),
             rate(t[3]),
             dur(o[0]),
             dur(o[1]),
-            dur(o[2])
+            dur(o[2]),
+            dur(o[3])
         );
     }
 }

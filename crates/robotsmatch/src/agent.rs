@@ -161,6 +161,11 @@ pub enum SelectionKind {
 }
 
 impl Selection {
+    /// A selection of `groups` (indices into [`Robots::groups`], in file order).
+    pub(crate) fn new(kind: SelectionKind, groups: Vec<usize>) -> Selection {
+        Selection { kind, groups }
+    }
+
     /// Why these groups.
     pub fn kind(&self) -> &SelectionKind {
         &self.kind

@@ -206,6 +206,69 @@ fn find_sse2(hay: &[u8], needle: &[u8]) -> Option<usize> {
     None
 }
 
+/// The line masks of one 64-byte window of a text: bit `i` is byte `i` of the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LineMasks {
+    /// Line ends: `\n` or `\r`.
+    pub(crate) eol: u64,
+    /// Where a line's content ends: `#` or NUL.
+    pub(crate) cut: u64,
+    /// `:`.
+    pub(crate) colon: u64,
+}
+
+/// The line masks of `s[at..at + 64]` (bytes past the end of `s` count as none of them).
+#[inline]
+pub(crate) fn line_masks(s: &[u8], at: usize) -> LineMasks {
+    let mut m = LineMasks::default();
+    let end = (at + 64).min(s.len());
+    let mut i = at;
+    #[cfg(target_arch = "x86_64")]
+    {
+        while i + 16 <= end {
+            let (eol, cut, colon) = line_masks16_sse2(s, i);
+            let shift = i - at;
+            m.eol |= u64::from(eol) << shift;
+            m.cut |= u64::from(cut) << shift;
+            m.colon |= u64::from(colon) << shift;
+            i += 16;
+        }
+    }
+    while i < end {
+        let bit = 1u64 << (i - at);
+        match s[i] {
+            b'\n' | b'\r' => m.eol |= bit,
+            b'#' | 0 => m.cut |= bit,
+            b':' => m.colon |= bit,
+            _ => {}
+        }
+        i += 1;
+    }
+    m
+}
+
+/// The (eol, cut, colon) masks of the 16 bytes at `s[at..at + 16]`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn line_masks16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    assert!(at + 16 <= s.len());
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
+    // the only memory access is the unaligned 16-byte load from `s.as_ptr() + at`, which the
+    // assertion above keeps inside `s`.
+    unsafe {
+        let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+        let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        (
+            _mm_movemask_epi8(_mm_or_si128(eq(b'\n'), eq(b'\r'))) as u32,
+            _mm_movemask_epi8(_mm_or_si128(eq(b'#'), eq(0))) as u32,
+            _mm_movemask_epi8(eq(b':')) as u32,
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +334,34 @@ mod tests {
                 String::from_utf8_lossy(&needle),
                 String::from_utf8_lossy(&hay)
             );
+        }
+    }
+
+    #[test]
+    fn line_masks_agree_with_bytes() {
+        let special = [b'\n', b'\r', b'#', 0, b':', b'a', b' '];
+        let mut x: u64 = 3;
+        for _ in 0..5_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 150) as usize;
+            let s: Vec<u8> = (0..len)
+                .map(|i| special[((x >> (i % 60)) % 7) as usize])
+                .collect();
+            for at in (0..len.max(1)).step_by(7) {
+                let mut want = LineMasks::default();
+                for (i, &b) in s.iter().enumerate().skip(at).take(64) {
+                    let bit = 1u64 << (i - at);
+                    match b {
+                        b'\n' | b'\r' => want.eol |= bit,
+                        b'#' | 0 => want.cut |= bit,
+                        b':' => want.colon |= bit,
+                        _ => {}
+                    }
+                }
+                assert_eq!(line_masks(&s, at), want, "len {len} at {at}");
+            }
         }
     }
 

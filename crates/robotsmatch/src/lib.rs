@@ -48,6 +48,7 @@ mod matcher;
 pub mod parse;
 pub mod profile;
 pub mod reference;
+mod scan;
 
 pub use agent::{Agent, Selection, SelectionKind};
 pub use compile::{Engine, EngineChoice, Tier};

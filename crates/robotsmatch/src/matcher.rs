@@ -15,7 +15,7 @@ use crate::agent::{select, Agent, Selection, SelectionKind};
 use crate::canon::{canonical_path, with_canonical_path};
 use crate::compile::pattern::verdict;
 use crate::compile::{CompileConfig, Engine, EngineChoice, Hot, PatternSet, Tier};
-use crate::parse::{Robots, RuleKind, RuleRef};
+use crate::parse::{ParseConfig, Robots, RuleKind, RuleRef};
 use crate::profile::Profile;
 use crate::reference::Reference;
 
@@ -45,6 +45,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 pub struct MatcherBuilder {
     profile: Profile,
     compile: CompileConfig,
+    parse: ParseConfig,
 }
 
 impl MatcherBuilder {
@@ -93,6 +94,13 @@ impl MatcherBuilder {
         self
     }
 
+    /// Sets the parse limits used by [`MatcherBuilder::build_from_bytes`] (default
+    /// [`ParseConfig::new`]: 500 KiB per file, 16,663 bytes per line).
+    pub fn parse_config(mut self, config: ParseConfig) -> MatcherBuilder {
+        self.parse = config;
+        self
+    }
+
     /// The largest NFA built, in bytes (default 32 MiB). A group whose rules need more is
     /// decided by the reference matcher.
     pub fn nfa_size_limit(mut self, bytes: usize) -> MatcherBuilder {
@@ -136,32 +144,97 @@ impl MatcherBuilder {
         let agent = agent.into();
         let selection = select(robots, &agent, self.profile.merge_groups);
         let groups = robots.groups();
-        let count: usize = selection
-            .groups()
-            .iter()
-            .map(|&g| groups[g].rules().len())
-            .sum();
-        let mut rules = RuleTable::with_capacity(count);
-        let mut patterns = PatternSet::new();
+        let (mut count, mut bytes) = (0, 0);
+        for &g in selection.groups() {
+            count += groups[g].rules().len();
+            bytes += groups[g]
+                .rules()
+                .iter()
+                .map(|r| r.pattern().len())
+                .sum::<usize>();
+        }
+        let mut patterns = PatternSet::with_capacity(count, bytes);
         let mut scratch = Vec::new();
         for &g in selection.groups() {
             for rule in groups[g].rules() {
-                let i = rules.len();
-                rules.push(rule.as_ref());
-                patterns.push(i, rule.kind(), rule.pattern(), &self.profile, &mut scratch);
+                patterns.push(
+                    rule.kind(),
+                    rule.pattern(),
+                    rule.line(),
+                    &self.profile,
+                    &mut scratch,
+                );
             }
         }
-        self.finish(agent, selection, rules, patterns)
+        patterns.finish();
+        self.finish(agent, selection, patterns)
+    }
+
+    /// Builds the matcher for `agent` straight from the bytes of a robots.txt file: the same
+    /// matcher as [`MatcherBuilder::build`] of [`Robots::parse_with`] (with this builder's parse
+    /// limits), but only the groups that apply to the crawler are read into memory, so a
+    /// crawler that fetched a file to check a few URLs pays for little more than one pass over
+    /// it.
+    ///
+    /// ```
+    /// use robotsmatch::{MatcherBuilder, Robots};
+    ///
+    /// let body = b"User-agent: a\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n";
+    /// let m = MatcherBuilder::new().build_from_bytes(body, "Googlebot");
+    /// assert!(!m.decide("/private/x").is_allowed());
+    /// assert_eq!(m.selection().groups(), &[1]);
+    /// ```
+    pub fn build_from_bytes(&self, body: &[u8], agent: impl Into<Agent>) -> Matcher {
+        let agent = agent.into();
+        if agent.tokens().len() > 64 {
+            // The selective scan follows at most 64 tokens.
+            return self.build(&Robots::parse_with(body, &self.parse), agent);
+        }
+        let scanned = crate::scan::scan(body, &self.parse, &agent, &self.profile);
+        self.finish(agent, scanned.selection, scanned.patterns)
+    }
+
+    /// Decides one URL for `agent` while reading the bytes of a robots.txt file once, without
+    /// building a matcher: the one-shot question of a crawler that fetched a file to check one
+    /// URL (Google's library asks it as `OneAgentAllowedByRobots`). The same decision as
+    /// [`MatcherBuilder::build_from_bytes`] then [`Matcher::decide`]; the deciding rule is
+    /// borrowed from `body`. For more than one URL, build a matcher.
+    ///
+    /// ```
+    /// use robotsmatch::MatcherBuilder;
+    ///
+    /// let body = b"User-agent: *\nDisallow: /cart\nAllow: /cart/help$\n";
+    /// let d = MatcherBuilder::new().decide_once(body, "Googlebot", "https://shop.example/cart/x");
+    /// assert!(!d.is_allowed());
+    /// assert_eq!(d.rule().map(|r| r.line()), Some(2));
+    /// ```
+    pub fn decide_once<'b>(
+        &self,
+        body: &'b [u8],
+        agent: impl Into<Agent>,
+        url: impl AsRef<[u8]>,
+    ) -> Decision<'b> {
+        let agent = agent.into();
+        with_canonical_path(url.as_ref(), |path| {
+            if self.profile.robots_txt_allowed && path == b"/robots.txt" {
+                return Decision {
+                    allowed: true,
+                    rule: None,
+                    engine: Engine::Direct,
+                };
+            }
+            let (allowed, rule) =
+                crate::scan::decide_once(body, &self.parse, &agent, &self.profile, path);
+            Decision {
+                allowed,
+                rule,
+                engine: Engine::Direct,
+            }
+        })
     }
 
     /// Wraps up a matcher from its selected rules and their compact form.
-    fn finish(
-        &self,
-        agent: Agent,
-        selection: Selection,
-        rules: RuleTable,
-        patterns: PatternSet,
-    ) -> Matcher {
+    fn finish(&self, agent: Agent, selection: Selection, patterns: PatternSet) -> Matcher {
         let threshold = if self.compile.wants_hot(&patterns) {
             build_threshold(&patterns)
         } else {
@@ -172,7 +245,6 @@ impl MatcherBuilder {
             agent,
             profile: self.profile,
             selection,
-            rules,
             patterns,
             config: self.compile.clone(),
             hot: OnceLock::new(),
@@ -236,8 +308,8 @@ pub struct Matcher {
     agent: Agent,
     profile: Profile,
     selection: Selection,
-    rules: RuleTable,
-    /// The cold tier, and what the hot engine is built from.
+    /// The rules that apply, their compact form (the cold tier), and what the hot engine is
+    /// built from.
     patterns: PatternSet,
     config: CompileConfig,
     /// The hot engine, once built.
@@ -263,52 +335,9 @@ impl std::fmt::Debug for Matcher {
             .field("agent", &self.agent)
             .field("profile", &self.profile.name)
             .field("selection", &self.selection)
-            .field("rules", &self.rules.len())
+            .field("rules", &self.patterns.rule_count())
             .field("engine", &self.engine())
             .finish()
-    }
-}
-
-/// The selected rules as written, in one buffer (no allocation per rule).
-#[derive(Clone, Debug, Default)]
-struct RuleTable {
-    /// Per rule: where its pattern is in `bytes`, its length, line and kind.
-    meta: Vec<(u32, u32, u32, RuleKind)>,
-    bytes: Vec<u8>,
-}
-
-impl RuleTable {
-    fn with_capacity(n: usize) -> RuleTable {
-        RuleTable {
-            meta: Vec::with_capacity(n),
-            bytes: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, rule: RuleRef<'_>) {
-        let start = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(rule.pattern());
-        self.meta
-            .push((start, rule.pattern().len() as u32, rule.line(), rule.kind()));
-    }
-
-    fn len(&self) -> usize {
-        self.meta.len()
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> RuleRef<'_> {
-        let (start, len, line, kind) = self.meta[i];
-        RuleRef::new(
-            kind,
-            &self.bytes[start as usize..(start + len) as usize],
-            line,
-        )
-    }
-
-    fn memory_usage(&self) -> usize {
-        self.meta.capacity() * std::mem::size_of::<(u32, u32, u32, RuleKind)>()
-            + self.bytes.capacity()
     }
 }
 
@@ -368,9 +397,20 @@ impl Matcher {
         MatcherBuilder::new().build(robots, agent)
     }
 
-    /// Parses `body` and builds a matcher in one step.
+    /// Builds a matcher straight from the bytes of a robots.txt file, reading only the groups
+    /// that apply to the crawler (see [`MatcherBuilder::build_from_bytes`]).
     pub fn from_bytes(body: &[u8], agent: impl Into<Agent>) -> Matcher {
-        Matcher::new(&Robots::parse(body), agent)
+        MatcherBuilder::new().build_from_bytes(body, agent)
+    }
+
+    /// Decides one URL while reading `body` once, without building a matcher (see
+    /// [`MatcherBuilder::decide_once`]), with the default profile and limits.
+    pub fn decide_once<'b>(
+        body: &'b [u8],
+        agent: impl Into<Agent>,
+        url: impl AsRef<[u8]>,
+    ) -> Decision<'b> {
+        MatcherBuilder::new().decide_once(body, agent, url)
     }
 
     /// Decides a URL: an absolute URL (`https://host/path?query`) or a bare path (`/path`).
@@ -503,7 +543,7 @@ impl Matcher {
         let (allowed, rule) = verdict(best, self.profile.precedence);
         Decision {
             allowed,
-            rule: rule.map(|i| self.rules.get(i)),
+            rule: rule.map(|i| self.patterns.rule(i)),
             engine: self.cold_engine(),
         }
     }
@@ -528,7 +568,7 @@ impl Matcher {
                 let (allowed, rule) = verdict(best, self.profile.precedence);
                 Decision {
                     allowed,
-                    rule: rule.map(|i| self.rules.get(i)),
+                    rule: rule.map(|i| self.patterns.rule(i)),
                     engine,
                 }
             }
@@ -536,7 +576,7 @@ impl Matcher {
                 let d = self.reference().decide(path);
                 Decision {
                     allowed: d.allowed,
-                    rule: d.rule.map(|i| self.rules.get(i)),
+                    rule: d.rule.map(|i| self.patterns.rule(i)),
                     engine: Engine::Reference,
                 }
             }
@@ -547,8 +587,8 @@ impl Matcher {
     pub fn reference(&self) -> &Reference {
         self.reference.get_or_init(|| {
             Reference::new(
-                (0..self.rules.len()).map(|i| {
-                    let r = self.rules.get(i);
+                (0..self.patterns.rule_count()).map(|i| {
+                    let r = self.patterns.rule(i);
                     (r.kind(), r.pattern())
                 }),
                 self.profile,
@@ -569,7 +609,7 @@ impl Matcher {
                 };
                 self.reference()
                     .longest(other, &path)
-                    .map(|(i, _)| self.rules.get(i))
+                    .map(|(i, _)| self.patterns.rule(i))
             }
             _ => None,
         };
@@ -603,17 +643,17 @@ impl Matcher {
 
     /// The number of rules that apply.
     pub fn rule_count(&self) -> usize {
-        self.rules.len()
+        self.patterns.rule_count()
     }
 
     /// Rule `i` of the rules that apply (in file order; `i < rule_count()`).
     pub fn rule(&self, i: usize) -> RuleRef<'_> {
-        self.rules.get(i)
+        self.patterns.rule(i)
     }
 
     /// The rules that apply, in file order.
     pub fn rules(&self) -> impl ExactSizeIterator<Item = RuleRef<'_>> + '_ {
-        (0..self.rules.len()).map(|i| self.rules.get(i))
+        (0..self.patterns.rule_count()).map(|i| self.patterns.rule(i))
     }
 
     /// The engine that decides now when nothing gives up: the hot engine once built, else the
@@ -633,9 +673,7 @@ impl Matcher {
     /// Heap memory of the rules, their compact form and the hot engine if built, in bytes
     /// (not counting per-thread caches).
     pub fn memory_usage(&self) -> usize {
-        self.rules.memory_usage()
-            + self.patterns.memory_usage()
-            + self.hot.get().map_or(0, |h| h.hot.memory_usage())
+        self.patterns.memory_usage() + self.hot.get().map_or(0, |h| h.hot.memory_usage())
     }
 
     /// The number of patterns (rules that need matching, and the `/dir/$` patterns that

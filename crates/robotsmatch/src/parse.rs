@@ -13,8 +13,10 @@
 
 use std::fmt;
 
+use crate::bytescan::LineMasks;
+
 /// Limits applied while parsing. The defaults are those of Google's crawler and library.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ParseConfig {
     max_bytes: usize,
     max_line_len: usize,
@@ -525,7 +527,7 @@ impl Robots {
 }
 
 /// How a key was recognised.
-enum Key<'a> {
+pub(crate) enum Key<'a> {
     UserAgent,
     Rule(RuleKind),
     Sitemap,
@@ -549,8 +551,11 @@ fn classify_key(key: &[u8]) -> (Key<'_>, &'static str) {
         ("sitemap", "sitemap"),
         ("site-map", "sitemap"),
     ];
+    // PERF: only the spellings that start with the key's first letter can match (this loop
+    // was a tenth of reading a file when it tried all twelve).
+    let first = key.first().map_or(0, |b| b.to_ascii_lowercase());
     for &(spelling, canonical) in SPELLINGS {
-        if starts_with_ignore_case(key, spelling.as_bytes()) {
+        if spelling.as_bytes()[0] == first && starts_with_ignore_case(key, spelling.as_bytes()) {
             let k = match canonical {
                 "user-agent" => Key::UserAgent,
                 "allow" => Key::Rule(RuleKind::Allow),
@@ -613,8 +618,8 @@ pub(crate) fn leading_token(value: &[u8]) -> &[u8] {
 
 /// Splits a line into key and value as Google's `GetKeyAndValueFrom` does. `Err(())` means the
 /// line is not a key-value line; `Ok((key, value, had_colon))` otherwise.
-fn split_key_value(line: &[u8]) -> Result<(&[u8], &[u8], bool), ()> {
-    let (sep, had_colon) = match memchr::memchr(b':', line) {
+fn split_key_value(line: &[u8], colon: Option<usize>) -> Result<(&[u8], &[u8], bool), ()> {
+    let (sep, had_colon) = match colon {
         Some(i) => (i, true),
         None => {
             // Google accepts white space instead of the colon when the line is exactly two
@@ -641,6 +646,303 @@ fn split_key_value(line: &[u8]) -> Result<(&[u8], &[u8], bool), ()> {
     Ok((key, trim(&line[sep + 1..]), had_colon))
 }
 
+/// The line masks of a text (see [`crate::bytescan::line_masks`]) over a span of 128 bytes
+/// that moves forward 64 at a time: a line that fits in the span is read with bit arithmetic
+/// alone.
+struct Span<'a> {
+    text: &'a [u8],
+    /// Where the span starts (a multiple of 64).
+    base: usize,
+    eol: u128,
+    cut: u128,
+    colon: u128,
+}
+
+impl<'a> Span<'a> {
+    fn new(text: &'a [u8]) -> Span<'a> {
+        let mut s = Span {
+            text,
+            base: 0,
+            eol: 0,
+            cut: 0,
+            colon: 0,
+        };
+        s.load(0);
+        s
+    }
+
+    /// Makes the span start at `base` (a multiple of 64).
+    fn load(&mut self, base: usize) {
+        let (a, b) = if base == self.base + 64 && base != 0 {
+            // Reuse the upper window.
+            let a = LineMasks {
+                eol: (self.eol >> 64) as u64,
+                cut: (self.cut >> 64) as u64,
+                colon: (self.colon >> 64) as u64,
+            };
+            (a, crate::bytescan::line_masks(self.text, base + 64))
+        } else {
+            (
+                crate::bytescan::line_masks(self.text, base),
+                crate::bytescan::line_masks(self.text, base + 64),
+            )
+        };
+        self.base = base;
+        self.eol = u128::from(a.eol) | u128::from(b.eol) << 64;
+        self.cut = u128::from(a.cut) | u128::from(b.cut) << 64;
+        self.colon = u128::from(a.colon) | u128::from(b.colon) << 64;
+    }
+
+    /// The first position in `from..to` of a byte in `bits` (`from >= base`, `to <= base +
+    /// 128`).
+    #[inline]
+    fn first(&self, bits: u128, from: usize, to: usize) -> Option<usize> {
+        let (lo, hi) = (from - self.base, to - self.base);
+        let range = (u128::MAX << lo)
+            & if hi >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << hi) - 1
+            };
+        let hit = bits & range;
+        (hit != 0).then(|| self.base + hit.trailing_zeros() as usize)
+    }
+}
+
+/// Where, in a line, its content ends (`#` or NUL, within the line limit) and its first `:`
+/// is, as found by [`for_each_line`]'s scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Marks {
+    cut: Option<usize>,
+    colon: Option<usize>,
+}
+
+/// What [`for_each_line`] read.
+pub(crate) struct LinesRead {
+    /// The number of lines.
+    pub(crate) lines: u32,
+    /// The bytes parsed (the byte-order mark included).
+    pub(crate) parsed: usize,
+    /// True when the file was over the limit (the line the limit cuts is dropped).
+    pub(crate) truncated: bool,
+}
+
+/// Calls `f` with every line of `body` and its 1-based number, as Google's parser splits
+/// them: LF, CR LF or CR endings; a (partial) UTF-8 byte-order mark skipped; only the whole
+/// lines within `config`'s byte limit.
+pub(crate) fn for_each_line<'b>(
+    body: &'b [u8],
+    config: &ParseConfig,
+    mut f: impl FnMut(u32, &'b [u8], Marks),
+) -> LinesRead {
+    // A UTF-8 byte-order mark, or any prefix of one, is skipped (Google does the same).
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let bom = body.iter().zip(BOM).take_while(|(a, b)| a == b).count();
+    let mut text = &body[bom..];
+    let mut truncated = false;
+    if body.len() > config.max_bytes {
+        // Parse whole lines only: drop the line the limit cuts in two.
+        let limit = config.max_bytes.saturating_sub(bom);
+        let head = &text[..limit.min(text.len())];
+        let end = memchr::memrchr2(b'\n', b'\r', head).map_or(0, |i| i + 1);
+        text = &text[..end];
+        truncated = true;
+    }
+    // PERF: one SIMD pass finds line ends, comments and colons for every line, instead of
+    // three `memchr` calls per line (measured: they were a third of reading a file).
+    let mut span = Span::new(text);
+    let mut line_no: u32 = 0;
+    let mut pos = 0;
+    loop {
+        if pos >= span.base + 64 {
+            span.load(pos & !63);
+        }
+        let limit = text.len().min(span.base + 128);
+        let end = match span.first(span.eol, pos, limit) {
+            Some(e) => e,
+            None if limit == text.len() => text.len(),
+            // A line longer than the span.
+            None => memchr::memchr2(b'\n', b'\r', &text[limit..]).map_or(text.len(), |i| limit + i),
+        };
+        line_no += 1;
+        let kept = end.min(pos.saturating_add(config.max_line_len));
+        let (cut, colon) = if kept <= span.base + 128 {
+            let cut = span.first(span.cut, pos, kept);
+            (cut, span.first(span.colon, pos, cut.unwrap_or(kept)))
+        } else {
+            let line = &text[pos..kept];
+            let cut = memchr::memchr2(0, b'#', line).map(|c| pos + c);
+            let colon = memchr::memchr(b':', &text[pos..cut.unwrap_or(kept)]).map(|c| pos + c);
+            (cut, colon)
+        };
+        f(
+            line_no,
+            &text[pos..end],
+            Marks {
+                cut: cut.map(|c| c - pos),
+                colon: colon.map(|c| c - pos),
+            },
+        );
+        if end == text.len() {
+            break;
+        }
+        pos = end + 1;
+        if text[end] == b'\r' && text.get(pos) == Some(&b'\n') {
+            pos += 1;
+        }
+        if pos == text.len() {
+            // A final line ending does not start another (empty) line worth reporting, but
+            // Google counts it; it is blank, so nothing is emitted for it.
+            break;
+        }
+    }
+    LinesRead {
+        lines: line_no,
+        parsed: bom + text.len(),
+        truncated,
+    }
+}
+
+/// One line as the parser reads it.
+pub(crate) struct LineParts<'a> {
+    /// The line's length when it was cut at the line limit.
+    pub(crate) cut: Option<usize>,
+    /// True when a NUL byte ended the line.
+    pub(crate) nul: bool,
+    pub(crate) content: Content<'a>,
+}
+
+/// What a line holds once cut, stripped of its comment and trimmed.
+pub(crate) enum Content<'a> {
+    /// Nothing (or only a comment).
+    Blank,
+    /// Not a `key: value` line.
+    Unparsable,
+    /// A key and its value.
+    KeyValue {
+        key: Key<'a>,
+        /// The key as written.
+        raw_key: &'a [u8],
+        /// The key's canonical spelling (empty for keys other than the known four).
+        canonical: &'static str,
+        value: &'a [u8],
+        had_colon: bool,
+    },
+}
+
+/// Reads one line as Google's parser does: cut at the line limit, ended by a NUL byte,
+/// stripped of its `#` comment and white space, split into key and value. `marks` are the
+/// line's (from [`for_each_line`]).
+#[inline]
+pub(crate) fn split_line<'a>(line: &'a [u8], marks: Marks, config: &ParseConfig) -> LineParts<'a> {
+    let mut cut = None;
+    let mut kept = line;
+    if line.len() > config.max_line_len {
+        cut = Some(line.len());
+        kept = &line[..config.max_line_len];
+    }
+    // The line ends at its first NUL or `#`, whichever comes first (a NUL after a `#` is
+    // still reported).
+    let mut nul = false;
+    let mut content = kept;
+    if let Some(i) = marks.cut {
+        nul = kept[i] == 0 || memchr::memchr(0, &kept[i..]).is_some();
+        content = &kept[..i];
+    }
+    // PERF: most lines are `Disallow: x`, `Allow: x` or `User-agent: x` as spelled: read them
+    // without the general splitting (the same result: the key ends at the colon, has no white
+    // space around it and is spelled as its canonical name).
+    if let Some(c) = marks.colon {
+        if let Some((key, canonical)) = exact_key(content, c) {
+            return LineParts {
+                cut,
+                nul,
+                content: Content::KeyValue {
+                    key,
+                    raw_key: &content[..c],
+                    canonical,
+                    value: trim(&content[c + 1..]),
+                    had_colon: true,
+                },
+            };
+        }
+    }
+    let start = content.iter().take_while(|&&b| is_space(b)).count();
+    let trimmed = trim(content);
+    let content = if trimmed.is_empty() {
+        Content::Blank
+    } else {
+        match split_key_value(trimmed, marks.colon.map(|c| c - start)) {
+            Err(()) => Content::Unparsable,
+            Ok((raw_key, value, had_colon)) => {
+                let (key, canonical) = classify_key(raw_key);
+                Content::KeyValue {
+                    key,
+                    raw_key,
+                    canonical,
+                    value,
+                    had_colon,
+                }
+            }
+        }
+    };
+    LineParts { cut, nul, content }
+}
+
+/// The key of a line whose colon is at `colon` when the line starts with `allow`,
+/// `disallow` or `user-agent` (any case) directly followed by the colon.
+#[inline]
+fn exact_key(line: &[u8], colon: usize) -> Option<(Key<'static>, &'static str)> {
+    // Every byte of the three names is a letter or `-`; `b | 0x20` equals a lower-case letter
+    // only for that letter in either case, and equals `-` only for `-` and CR, which a line
+    // never holds.
+    let word = |at: usize| -> u64 {
+        u64::from_le_bytes(line[at..at + 8].try_into().unwrap_or([0; 8])) | 0x2020_2020_2020_2020
+    };
+    match colon {
+        5 => {
+            let w = line
+                .iter()
+                .take(5)
+                .fold(0u64, |acc, &b| acc << 8 | u64::from(b | 0x20));
+            (w == u64::from_be_bytes([0, 0, 0, b'a', b'l', b'l', b'o', b'w']))
+                .then_some((Key::Rule(RuleKind::Allow), "allow"))
+        }
+        8 => (word(0) == u64::from_le_bytes(*b"disallow"))
+            .then_some((Key::Rule(RuleKind::Disallow), "disallow")),
+        10 => (word(0) == u64::from_le_bytes(*b"user-age")
+            && line[8] | 0x20 == b'n'
+            && line[9] | 0x20 == b't')
+            .then_some((Key::UserAgent, "user-agent")),
+        _ => None,
+    }
+}
+
+/// The key and value of a line, when it has them (see [`split_line`]).
+#[inline]
+pub(crate) fn key_value<'a>(
+    line: &'a [u8],
+    marks: Marks,
+    config: &ParseConfig,
+) -> Option<(Key<'a>, &'a [u8])> {
+    match split_line(line, marks, config).content {
+        Content::KeyValue { key, value, .. } => Some((key, value)),
+        Content::Blank | Content::Unparsable => None,
+    }
+}
+
+/// Whether a `user-agent` value is the wildcard (Google: `*` alone, or followed by white
+/// space), and its product token (empty for the wildcard).
+#[inline]
+pub(crate) fn user_agent_token(value: &[u8]) -> (bool, &[u8]) {
+    let wildcard = value.first() == Some(&b'*') && value.get(1).is_none_or(|&b| is_space(b));
+    if wildcard {
+        (true, &[])
+    } else {
+        (false, leading_token(value))
+    }
+}
+
 /// The parser's state while it walks the lines.
 struct Parser<'c> {
     config: &'c ParseConfig,
@@ -660,46 +962,15 @@ impl<'c> Parser<'c> {
 
     fn run(mut self, body: &[u8]) -> Robots {
         self.robots.size = body.len();
-        // A UTF-8 byte-order mark, or any prefix of one, is skipped (Google does the same).
-        const BOM: &[u8] = b"\xEF\xBB\xBF";
-        let bom = body.iter().zip(BOM).take_while(|(a, b)| a == b).count();
-        let mut text = &body[bom..];
-        let mut truncated = false;
-        if body.len() > self.config.max_bytes {
-            // Parse whole lines only: drop the line the limit cuts in two.
-            let limit = self.config.max_bytes.saturating_sub(bom);
-            let head = &text[..limit.min(text.len())];
-            let end = memchr::memrchr2(b'\n', b'\r', head).map_or(0, |i| i + 1);
-            text = &text[..end];
-            truncated = true;
-        }
-        self.robots.parsed = bom + text.len();
-
-        let mut line_no: u32 = 0;
-        let mut pos = 0;
-        loop {
-            let end = memchr::memchr2(b'\n', b'\r', &text[pos..]).map_or(text.len(), |i| pos + i);
-            line_no += 1;
-            self.line(line_no, &text[pos..end]);
-            if end == text.len() {
-                break;
-            }
-            pos = end + 1;
-            if text[end] == b'\r' && text.get(pos) == Some(&b'\n') {
-                pos += 1;
-            }
-            if pos == text.len() {
-                // A final line ending does not start another (empty) line worth reporting,
-                // but Google counts it; it is blank, so nothing is emitted for it.
-                break;
-            }
-        }
-        self.robots.lines = line_no;
-        if truncated {
+        let config = self.config;
+        let read = for_each_line(body, config, |n, line, marks| self.line(n, line, marks));
+        self.robots.parsed = read.parsed;
+        self.robots.lines = read.lines;
+        if read.truncated {
             self.warn(
-                line_no + 1,
+                read.lines + 1,
                 WarningKind::FileTruncated {
-                    limit: self.config.max_bytes,
+                    limit: config.max_bytes,
                     size: body.len(),
                 },
             );
@@ -711,36 +982,37 @@ impl<'c> Parser<'c> {
         self.robots.warnings.push(Warning { line, kind });
     }
 
-    fn line(&mut self, n: u32, mut line: &[u8]) {
-        if line.len() > self.config.max_line_len {
+    fn line(&mut self, n: u32, line: &[u8], marks: Marks) {
+        let parts = split_line(line, marks, self.config);
+        if let Some(len) = parts.cut {
             self.warn(
                 n,
                 WarningKind::LineTruncated {
-                    len: line.len(),
+                    len,
                     kept: self.config.max_line_len,
                 },
             );
-            line = &line[..self.config.max_line_len];
         }
-        if let Some(nul) = memchr::memchr(0, line) {
+        if parts.nul {
             self.warn(n, WarningKind::NulByte);
-            line = &line[..nul];
         }
-        if let Some(hash) = memchr::memchr(b'#', line) {
-            line = &line[..hash];
-        }
-        let line = trim(line);
-        if line.is_empty() {
-            return;
-        }
-        let Ok((key, value, had_colon)) = split_key_value(line) else {
-            self.warn(n, WarningKind::Unparsable);
-            return;
+        let (kind, key, canonical, value, had_colon) = match parts.content {
+            Content::Blank => return,
+            Content::Unparsable => {
+                self.warn(n, WarningKind::Unparsable);
+                return;
+            }
+            Content::KeyValue {
+                key,
+                raw_key,
+                canonical,
+                value,
+                had_colon,
+            } => (key, raw_key, canonical, value, had_colon),
         };
         if !had_colon {
             self.warn(n, WarningKind::MissingColon);
         }
-        let (kind, canonical) = classify_key(key);
         if !canonical.is_empty() && !key.eq_ignore_ascii_case(canonical.as_bytes()) {
             self.warn(
                 n,
@@ -778,13 +1050,7 @@ impl<'c> Parser<'c> {
             self.robots.groups.push(Group::default());
             self.after_rule = false;
         }
-        // Google: '*' alone, or followed by white space, is the wildcard.
-        let wildcard = value.first() == Some(&b'*') && value.get(1).is_none_or(|&b| is_space(b));
-        let token = if wildcard {
-            &[][..]
-        } else {
-            leading_token(value)
-        };
+        let (wildcard, token) = user_agent_token(value);
         if !wildcard && token.is_empty() {
             self.warn(
                 n,
@@ -914,6 +1180,74 @@ mod tests {
             r.warnings().last().unwrap().kind(),
             WarningKind::FileTruncated { .. }
         ));
+    }
+
+    /// The SIMD line reader against a plain one: line ends, comment/NUL cuts and colons, for
+    /// lines short and long, crossing the 64-byte windows and the 128-byte span.
+    #[test]
+    fn line_reader_agrees_with_a_plain_one() {
+        let pieces: &[&[u8]] = &[
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"#",
+            b"\0",
+            b":",
+            b"a",
+            b"Disallow: /x",
+        ];
+        let mut x: u64 = 11;
+        for round in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut body = Vec::new();
+            for k in 0..(x % 40) {
+                let p = pieces[((x >> (k % 60)) % pieces.len() as u64) as usize];
+                body.extend_from_slice(p);
+                if (x >> k) % 11 == 0 {
+                    body.extend(std::iter::repeat_n(b'b', ((x >> 3) % 300) as usize));
+                }
+            }
+            let config = if round % 2 == 0 {
+                ParseConfig::new()
+            } else {
+                ParseConfig::new().max_line_len(20)
+            };
+            let mut got = Vec::new();
+            for_each_line(&body, &config, |n, line, m| {
+                got.push((n, line.to_vec(), m.cut, m.colon))
+            });
+            // The plain reader.
+            let mut want = Vec::new();
+            let mut pos = 0;
+            let mut n = 0;
+            loop {
+                let end = body[pos..]
+                    .iter()
+                    .position(|&b| b == b'\n' || b == b'\r')
+                    .map_or(body.len(), |i| pos + i);
+                n += 1;
+                let line = &body[pos..end];
+                let kept = &line[..line.len().min(config.get_max_line_len())];
+                let cut = kept.iter().position(|&b| b == b'#' || b == 0);
+                let colon = kept[..cut.unwrap_or(kept.len())]
+                    .iter()
+                    .position(|&b| b == b':');
+                want.push((n, line.to_vec(), cut, colon));
+                if end == body.len() {
+                    break;
+                }
+                pos = end + 1;
+                if body[end] == b'\r' && body.get(pos) == Some(&b'\n') {
+                    pos += 1;
+                }
+                if pos == body.len() {
+                    break;
+                }
+            }
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&body));
+        }
     }
 
     #[test]

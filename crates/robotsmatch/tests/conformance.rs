@@ -191,6 +191,14 @@ fn run_case(id: &str, case: &Case, oracle: &mut Option<Oracle>) -> Vec<String> {
         for (n, builder) in crate::prop::builders(profile).into_iter().enumerate() {
             let m = builder.build(&parsed, case.agent.as_str());
             let d = m.decide(&url);
+            let once = builder.decide_once(&body, case.agent.as_str(), &url);
+            if (once.is_allowed(), once.rule()) != (d.is_allowed(), d.rule()) {
+                fails.push(format!(
+                    "{id} [{label}]: decide_once gives {:?}, the matcher {:?}",
+                    (once.is_allowed(), once.rule()),
+                    (d.is_allowed(), d.rule())
+                ));
+            }
             let engine_name = format!("builder {n}/{}", d.engine().as_str());
             if d.is_allowed() != want_allowed {
                 fails.push(format!(

@@ -205,6 +205,13 @@ fn real_files_agree_with_google() {
                 let canonical = canonical_path(url);
                 let r = m.reference().decide(&canonical);
                 let h = hot.decide(url);
+                let once = Matcher::decide_once(&body, *agent, url);
+                if (once.is_allowed(), once.rule()) != (d.is_allowed(), d.rule()) {
+                    t.engine_vs_reference.push(format!(
+                        "{host} {agent} {} (decide_once)",
+                        String::from_utf8_lossy(url)
+                    ));
+                }
                 if (r.allowed, r.rule.map(|i| m.rule(i).line()))
                     != (d.is_allowed(), d.rule().map(|r| r.line()))
                     || (h.is_allowed(), h.rule()) != (d.is_allowed(), d.rule())

@@ -231,3 +231,120 @@ fn tree_wide_deep_and_crowded_piece_trees_agree_with_the_reference() {
         );
     }
 }
+
+/// The selective scan of `Matcher::from_bytes` keeps exactly the rules and groups that
+/// `Matcher::new` of the full parse keeps.
+fn same_as_full_parse(body: &[u8]) -> Result<(), TestCaseError> {
+    let tight = robotsmatch::ParseConfig::new()
+        .max_bytes(body.len() / 2)
+        .max_line_len(12);
+    for config in [robotsmatch::ParseConfig::new(), tight] {
+        same_as_full_parse_with(body, &config)?;
+    }
+    Ok(())
+}
+
+fn same_as_full_parse_with(
+    body: &[u8],
+    config: &robotsmatch::ParseConfig,
+) -> Result<(), TestCaseError> {
+    let robots = Robots::parse_with(body, config);
+    let agents = [
+        robotsmatch::Agent::new("Googlebot"),
+        robotsmatch::Agent::new("Googlebot-Image").with_fallback("Googlebot"),
+        robotsmatch::Agent::new("AdsBot-Google").obeys_wildcard(false),
+        robotsmatch::Agent::new("bot"),
+    ];
+    for profile in Profile::ALL {
+        let b = MatcherBuilder::new()
+            .profile(*profile)
+            .parse_config(config.clone());
+        for agent in &agents {
+            let full = b.build(&robots, agent.clone());
+            let scanned = b.build_from_bytes(body, agent.clone());
+            prop_assert_eq!(full.selection(), scanned.selection());
+            let a: Vec<_> = full.rules().collect();
+            let s: Vec<_> = scanned.rules().collect();
+            prop_assert_eq!(a, s, "{:?}", String::from_utf8_lossy(body));
+            for path in [
+                "/",
+                "/a",
+                "/a/b",
+                "/bxc",
+                "/x",
+                "/n",
+                "/h",
+                "/robots.txt",
+                "/a/b/c?d",
+            ] {
+                let once = b.decide_once(body, agent.clone(), path);
+                let d = full.decide(path);
+                prop_assert_eq!(
+                    (once.is_allowed(), once.rule()),
+                    (d.is_allowed(), d.rule()),
+                    "decide_once {} {:?}",
+                    path,
+                    String::from_utf8_lossy(body)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn line_piece() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(
+        &[
+            "User-agent: *",
+            "user-agent: googlebot",
+            "User-Agent: Googlebot/2.1",
+            "useragent: GoogleBot-Image",
+            "User agent: AdsBot-Google",
+            "User-agent: * foo",
+            "User-agent: *bot",
+            "User-agent: bot # comment",
+            "Disallow: /a",
+            "disalow: /b*c$",
+            "Allow: /a/b",
+            "Disallow /x",
+            "Disallow /x /y",
+            "Allow:",
+            "Sitemap: http://s",
+            "Crawl-delay: 5",
+            "# only a comment",
+            "",
+            "   ",
+            "Disallow: /n\0ul",
+            "Allow: /h#ash",
+            "junk line",
+            ":novalue",
+        ][..],
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn selective_scan_equals_full_parse(
+        lines in prop::collection::vec(line_piece(), 0..24),
+        ending in prop::sample::select(&["\n", "\r\n", "\r"][..]),
+        bom in any::<bool>(),
+    ) {
+        let mut body = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+        body.extend_from_slice(lines.join(ending).as_bytes());
+        same_as_full_parse(&body)?;
+    }
+}
+
+#[test]
+fn selective_scan_equals_full_parse_on_the_sample_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/sample/robots");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("the sample robots directory") {
+        let body = std::fs::read(entry.expect("a directory entry").path()).expect("a file");
+        same_as_full_parse(&body).unwrap_or_else(|e| panic!("{e}"));
+        n += 1;
+    }
+    assert!(n > 100, "only {n} sample files");
+}

@@ -101,10 +101,8 @@ impl Simple {
 pub(crate) struct Pat {
     /// The key folded when the pattern matches.
     pub(crate) key: u64,
-    /// The first (up to) eight bytes of the body, little-endian, zero-padded.
+    /// The first (up to) eight bytes of the first literal piece, little-endian, zero-padded.
     head: u64,
-    /// Ones over the bytes of `head` that must match.
-    head_mask: u64,
     /// Where the body starts in [`PatternSet::bytes`].
     start: u32,
     /// The body's length: literal pieces joined by single `*` (no `$`, no trailing `*`).
@@ -115,6 +113,15 @@ pub(crate) struct Pat {
     pub(crate) kind: u8,
     /// Ends with `$`.
     anchored: bool,
+}
+
+/// One rule as written: where its pattern is in [`PatternSet::bytes`], its line and kind.
+#[derive(Clone, Copy, Debug)]
+struct RuleMeta {
+    start: u32,
+    len: u32,
+    line: u32,
+    kind: RuleKind,
 }
 
 impl Pat {
@@ -137,10 +144,15 @@ impl Pat {
     }
 }
 
-/// The compact canonical form of one crawler's rules (see the module docs).
+/// The compact canonical form of one crawler's rules (see the module docs): the rules as
+/// written and their patterns, in one byte buffer.
 #[derive(Clone, Debug)]
 pub(crate) struct PatternSet {
+    rules: Vec<RuleMeta>,
     pats: Vec<Pat>,
+    /// The patterns as written, end to end; a canonical body that is not a prefix of its
+    /// pattern as written follows it. Eight zero bytes end the buffer, so that the first
+    /// eight bytes of any body can be read as one word.
     bytes: Vec<u8>,
     /// Per kind: the best key among rules that match every path (0 = none).
     pub(crate) always: [u64; 2],
@@ -215,6 +227,101 @@ fn load8(s: &[u8]) -> u64 {
     }
 }
 
+/// Does a simplified body (`first` bytes of literal prefix, then `*`-separated pieces; runs
+/// of `*` allowed) match a prefix of `path` (all of it when `anchored`)? Each piece after a
+/// `*` is placed at its leftmost occurrence after the previous one, which finds a match
+/// whenever one exists; an anchored pattern's last piece must end the path.
+#[inline]
+fn body_matches(body: &[u8], first: usize, anchored: bool, path: &[u8]) -> bool {
+    if path.len() < first {
+        return false;
+    }
+    // PERF: most patterns differ from the path in their first bytes; look at two before
+    // calling for a comparison.
+    if first >= 2 && (path[1] != body[1] || path[0] != body[0]) {
+        return false;
+    }
+    if path[..first] != body[..first] {
+        return false;
+    }
+    if first == body.len() {
+        return !anchored || path.len() == first;
+    }
+    let mut pos = first;
+    let mut rest = &body[first + 1..];
+    loop {
+        match memchr::memchr(b'*', rest) {
+            Some(i) => {
+                let piece = &rest[..i];
+                match find(&path[pos..], piece) {
+                    Some(at) => pos += at + piece.len(),
+                    None => return false,
+                }
+                rest = &rest[i + 1..];
+            }
+            None => {
+                return if anchored {
+                    path.len() >= pos + rest.len() && path.ends_with(rest)
+                } else {
+                    find(&path[pos..], rest).is_some()
+                };
+            }
+        }
+    }
+}
+
+/// The priority with which a rule (`kind`, its pattern as written) matches the canonical
+/// `path` under `profile`, if it does: what the compact form would fold, without storing
+/// anything. `scratch` holds the canonical pattern when it is not the pattern as written.
+pub(crate) fn rule_priority(
+    kind: RuleKind,
+    pattern: &[u8],
+    profile: &Profile,
+    path: &[u8],
+    scratch: &mut Vec<u8>,
+) -> Option<usize> {
+    let canonical: &[u8] = if crate::canon::is_canonical(pattern) {
+        pattern
+    } else {
+        canonicalize_into(pattern, scratch);
+        scratch
+    };
+    let simple = |s: Simplified<'_>| match s {
+        Simplified::Never => false,
+        Simplified::Always => true,
+        Simplified::Pattern {
+            body,
+            anchored,
+            wild,
+        } => {
+            let first = if wild {
+                memchr::memchr(b'*', body).unwrap_or(body.len())
+            } else {
+                body.len()
+            };
+            body_matches(body, first, anchored, path)
+        }
+    };
+    if simple(simplify(canonical, profile)) {
+        return Some(canonical.len());
+    }
+    if profile.index_html && kind == RuleKind::Allow {
+        let slash = memchr::memrchr(b'/', canonical)?;
+        if canonical[slash..].starts_with(b"/index.htm") {
+            let dir = &canonical[..=slash];
+            let body = Simplified::Pattern {
+                body: dir,
+                anchored: true,
+                wild: true,
+            };
+            if simple(body) {
+                return Some(dir.len() + 1);
+            }
+        }
+    }
+    None
+}
+
 /// Finds `needle` in `hay` (leftmost).
 #[inline]
 pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -222,74 +329,102 @@ pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 impl PatternSet {
-    /// An empty set.
-    pub(crate) fn new() -> PatternSet {
+    /// An empty set with room for `rules` rules of `bytes` bytes of patterns.
+    pub(crate) fn with_capacity(rules: usize, bytes: usize) -> PatternSet {
         PatternSet {
-            pats: Vec::new(),
-            bytes: Vec::new(),
+            rules: Vec::with_capacity(rules),
+            pats: Vec::with_capacity(rules),
+            bytes: Vec::with_capacity(bytes + 8),
             always: [0; 2],
         }
     }
 
-    /// Compiles rules given as `(kind, pattern as written)` in file order.
+    /// Compiles rules given as `(kind, pattern as written)` in file order (line numbers 1, 2,
+    /// ...).
     #[cfg(test)]
     pub(crate) fn build<'r>(
         rules: impl IntoIterator<Item = (RuleKind, &'r [u8])>,
         profile: &Profile,
     ) -> PatternSet {
-        let rules = rules.into_iter();
-        let mut set = PatternSet::new();
-        set.pats.reserve(rules.size_hint().0);
+        let mut set = PatternSet::with_capacity(0, 0);
         let mut canonical = Vec::new();
-        for (i, (kind, pattern)) in rules.enumerate() {
-            set.push(i, kind, pattern, profile, &mut canonical);
+        for (i, (kind, pattern)) in rules.into_iter().enumerate() {
+            set.push(kind, pattern, i as u32 + 1, profile, &mut canonical);
         }
+        set.finish();
         set
     }
 
-    /// Adds rule `index` (its pattern as written); `scratch` is reused between calls.
+    /// Adds the next rule (its pattern as written, its line); `scratch` is reused between
+    /// calls. Call [`PatternSet::finish`] after the last.
     pub(crate) fn push(
         &mut self,
-        index: usize,
         kind: RuleKind,
         pattern: &[u8],
+        line: u32,
         profile: &Profile,
         scratch: &mut Vec<u8>,
     ) {
-        let canonical: &[u8] = if crate::canon::is_canonical(pattern) {
-            pattern
-        } else {
+        let index = self.rules.len();
+        let raw = self.bytes.len();
+        self.bytes.extend_from_slice(pattern);
+        self.rules.push(RuleMeta {
+            start: raw as u32,
+            len: pattern.len() as u32,
+            line,
+            kind,
+        });
+        // The canonical form: the pattern itself when it is canonical (no copy), else one
+        // made in `scratch`.
+        let in_place = crate::canon::is_canonical(pattern);
+        if !in_place {
             canonicalize_into(pattern, scratch);
-            scratch
-        };
+        }
+        let canonical: &[u8] = if in_place { pattern } else { scratch };
         let k = kind_index(kind);
         let precedence = profile.precedence;
+        let index_html = (profile.index_html && kind == RuleKind::Allow)
+            .then(|| memchr::memrchr(b'/', canonical))
+            .flatten()
+            .filter(|&slash| canonical[slash..].starts_with(b"/index.htm"));
+        let priority = canonical.len();
         self.add(
             k,
             simplify(canonical, profile),
-            key(canonical.len(), index, precedence),
+            key(priority, index, precedence),
+            in_place.then_some(raw),
         );
-        if profile.index_html && kind == RuleKind::Allow {
+        if let Some(slash) = index_html {
             // Google: `Allow: /dir/index.html` also allows `/dir/` exactly, with the priority
             // of `/dir/$`.
-            if let Some(slash) = memchr::memrchr(b'/', canonical) {
-                if canonical[slash..].starts_with(b"/index.htm") {
-                    let dir = &canonical[..=slash];
-                    self.add(
-                        k,
-                        Simplified::Pattern {
-                            body: dir,
-                            anchored: true,
-                            wild: true,
-                        },
-                        key(dir.len() + 1, index, precedence),
-                    );
-                }
-            }
+            let dir = &canonical[..=slash];
+            self.add(
+                k,
+                Simplified::Pattern {
+                    body: dir,
+                    anchored: true,
+                    wild: true,
+                },
+                key(dir.len() + 1, index, precedence),
+                in_place.then_some(raw),
+            );
         }
     }
 
-    fn add(&mut self, kind: usize, simplified: Simplified<'_>, key: u64) {
+    /// Ends the set (pads the buffer, see [`PatternSet::bytes`]).
+    pub(crate) fn finish(&mut self) {
+        self.bytes.extend_from_slice(&[0; 8]);
+        // A matcher may live long: give back what a generous first guess reserved.
+        if self.rules.capacity() > self.rules.len() + self.rules.len() / 2 + 8 {
+            self.rules.shrink_to_fit();
+            self.pats.shrink_to_fit();
+            self.bytes.shrink_to_fit();
+        }
+    }
+
+    /// Adds a pattern. `raw` is where the canonical form starts in `bytes` when it is the
+    /// pattern as written (a body that is a prefix of it is then not copied).
+    fn add(&mut self, kind: usize, simplified: Simplified<'_>, key: u64, raw: Option<usize>) {
         let (body, anchored, wild) = match simplified {
             Simplified::Never => return,
             Simplified::Always => {
@@ -302,48 +437,57 @@ impl PatternSet {
                 wild,
             } => (body, anchored, wild),
         };
-        let start = self.bytes.len();
-        let first = if wild {
-            match memchr::memchr(b'*', body) {
-                None => {
-                    self.bytes.extend_from_slice(body);
-                    body.len()
-                }
-                Some(f) => {
-                    // Copy with runs of `*` collapsed to one.
-                    let mut prev_star = false;
-                    for &b in body {
-                        if b == b'*' && prev_star {
-                            continue;
-                        }
-                        prev_star = b == b'*';
-                        self.bytes.push(b);
+        let star = if wild {
+            memchr::memchr(b'*', body)
+        } else {
+            None
+        };
+        // `**` runs must be collapsed, which a prefix of the pattern as written cannot do.
+        let collapse = star.is_some() && memchr::memmem::find(body, b"**").is_some();
+        let (start, len) = match raw {
+            Some(at) if !collapse => (at, body.len()),
+            _ => {
+                let at = self.bytes.len();
+                let mut prev_star = false;
+                for &b in body {
+                    if b == b'*' && prev_star && wild {
+                        continue;
                     }
-                    f
+                    prev_star = b == b'*';
+                    self.bytes.push(b);
                 }
+                (at, self.bytes.len() - at)
             }
-        } else {
-            self.bytes.extend_from_slice(body);
-            body.len()
         };
-        let len = self.bytes.len() - start;
-        let head_len = first.min(8);
-        let head = load8(&self.bytes[start..start + head_len]);
-        let head_mask = if head_len == 8 {
-            u64::MAX
-        } else {
-            (1u64 << (head_len * 8)) - 1
-        };
+        let first = star.unwrap_or(len);
+        let mut head = [0u8; 8];
+        let h = first.min(8);
+        head[..h].copy_from_slice(&self.bytes[start..start + h]);
         self.pats.push(Pat {
             key,
-            head,
-            head_mask,
+            head: u64::from_le_bytes(head),
             start: start as u32,
             len: len as u32,
             first: first as u32,
             kind: kind as u8,
             anchored,
         });
+    }
+
+    /// The number of rules.
+    pub(crate) fn rule_count(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Rule `i` as written.
+    #[inline]
+    pub(crate) fn rule(&self, i: usize) -> crate::parse::RuleRef<'_> {
+        let r = self.rules[i];
+        crate::parse::RuleRef::new(
+            r.kind,
+            &self.bytes[r.start as usize..(r.start + r.len) as usize],
+            r.line,
+        )
     }
 
     /// The patterns.
@@ -369,7 +513,9 @@ impl PatternSet {
 
     /// Heap bytes held.
     pub(crate) fn memory_usage(&self) -> usize {
-        self.pats.capacity() * std::mem::size_of::<Pat>() + self.bytes.capacity()
+        self.pats.capacity() * std::mem::size_of::<Pat>()
+            + self.rules.capacity() * std::mem::size_of::<RuleMeta>()
+            + self.bytes.capacity()
     }
 
     /// Does `p` match a prefix of `path` (all of it when anchored)? Each piece after a `*` is
@@ -377,35 +523,7 @@ impl PatternSet {
     /// one exists; an anchored pattern's last piece must end the path.
     #[inline]
     pub(crate) fn is_match(&self, p: &Pat, path: &[u8]) -> bool {
-        let body = self.body(p);
-        let first = p.first as usize;
-        if path.len() < first || path[..first] != body[..first] {
-            return false;
-        }
-        if !p.is_wild() {
-            return !p.anchored || path.len() == first;
-        }
-        let mut pos = first;
-        let mut rest = &body[first + 1..];
-        loop {
-            match memchr::memchr(b'*', rest) {
-                Some(i) => {
-                    let piece = &rest[..i];
-                    match find(&path[pos..], piece) {
-                        Some(at) => pos += at + piece.len(),
-                        None => return false,
-                    }
-                    rest = &rest[i + 1..];
-                }
-                None => {
-                    return if p.anchored {
-                        path.len() >= pos + rest.len() && path.ends_with(rest)
-                    } else {
-                        find(&path[pos..], rest).is_some()
-                    };
-                }
-            }
-        }
+        body_matches(self.body(p), p.first as usize, p.anchored, path)
     }
 
     /// Folds the keys of every pattern that matches `path` into `best` (per kind, the maximum),
@@ -414,7 +532,14 @@ impl PatternSet {
     pub(crate) fn fold(&self, path: &[u8], best: &mut [u64; 2]) {
         let head = load8(path);
         for p in &self.pats {
-            if (head ^ p.head) & p.head_mask != 0 {
+            // The first eight bytes of the body against the path's in one comparison.
+            let n = p.first.min(8);
+            let mask = if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            };
+            if (head ^ p.head) & mask != 0 {
                 continue;
             }
             let slot = best[p.kind as usize];

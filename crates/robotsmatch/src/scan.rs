@@ -1,0 +1,253 @@
+//! Selective parsing: from the bytes of a robots.txt straight to the rules one crawler obeys,
+//! without building a [`Robots`](crate::Robots).
+//!
+//! [`Matcher::from_bytes`](crate::Matcher::from_bytes) (a crawler that fetched one file and has
+//! a URL to check; a bulk job meeting a host for the first time) needs only the groups that
+//! apply to one crawler. This reads the file once, line by line exactly as the parser does
+//! (the same line ends, limits, comment and key rules, through the parser's own functions),
+//! and keeps only the rules of groups that name one of the crawler's tokens or `*`, as
+//! borrowed slices: no allocation per line, no strings for `user-agent` values, no warnings.
+//! The choice among those groups is [`agent::select`](crate::agent::select)'s. Tests check
+//! that both ways give the same rules and selection on every sample file and on random
+//! input.
+#![forbid(unsafe_code)]
+
+use crate::agent::{Agent, Selection, SelectionKind};
+use crate::compile::PatternSet;
+use crate::parse::{self, Key, ParseConfig, RuleRef};
+use crate::profile::Profile;
+
+/// What one crawler obeys in a file: the selection, and the rules of the selected groups in
+/// their compact form.
+pub(crate) struct Scanned {
+    pub(crate) selection: Selection,
+    pub(crate) patterns: PatternSet,
+}
+
+/// Per group: which of the crawler's tokens it names (bit `i` for token `i`, at most 64), and
+/// whether it is a `*` group.
+#[derive(Clone, Copy, Default)]
+struct GroupFlags {
+    named: u64,
+    wildcard: bool,
+}
+
+/// Reads `body` and keeps what `agent` obeys under `profile` (see the module docs).
+///
+/// The rules of every group that names one of the crawler's tokens or `*` go straight into
+/// the compact form as they are read; in the common case (a file whose only candidate groups
+/// are the ones finally chosen) that is the result. Otherwise the chosen groups' rules are
+/// copied into a new compact form.
+pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &Profile) -> Scanned {
+    let tokens = agent.tokens();
+    let mut groups: Vec<GroupFlags> = Vec::new();
+    let mut after_rule = false;
+    // A rough size: one rule per 24 bytes of file.
+    let mut patterns = PatternSet::with_capacity(body.len() / 24, body.len() / 2);
+    // The group of each rule kept.
+    let mut rule_group: Vec<u32> = Vec::new();
+    let mut scratch = Vec::new();
+    parse::for_each_line(body, config, |n, line, marks| {
+        let Some((key, value)) = parse::key_value(line, marks, config) else {
+            return;
+        };
+        match key {
+            Key::UserAgent => {
+                if groups.is_empty() || after_rule {
+                    groups.push(GroupFlags::default());
+                    after_rule = false;
+                }
+                let (wildcard, token) = parse::user_agent_token(value);
+                let g = groups.last_mut().expect("a group was just made");
+                if wildcard {
+                    g.wildcard = true;
+                } else if !token.is_empty() {
+                    let token = String::from_utf8_lossy(token);
+                    for (i, t) in tokens.iter().enumerate().take(64) {
+                        if token.eq_ignore_ascii_case(t) {
+                            g.named |= 1 << i;
+                        }
+                    }
+                }
+            }
+            Key::Rule(kind) => {
+                let Some(g) = groups.last() else {
+                    return;
+                };
+                after_rule = true;
+                if g.named != 0 || g.wildcard {
+                    patterns.push(kind, value, n, profile, &mut scratch);
+                    rule_group.push((groups.len() - 1) as u32);
+                }
+            }
+            Key::Sitemap | Key::Other(..) => {}
+        }
+    });
+    // The same choice as `agent::select`: the first token that some group names, else `*`.
+    let merge = profile.merge_groups;
+    let take = |pred: &dyn Fn(&GroupFlags) -> bool| -> Vec<usize> {
+        let it = groups
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| pred(g))
+            .map(|(i, _)| i);
+        if merge {
+            it.collect()
+        } else {
+            it.take(1).collect()
+        }
+    };
+    let mut selection = Selection::new(SelectionKind::None, Vec::new());
+    for (i, t) in tokens.iter().enumerate().take(64) {
+        let chosen = take(&|g| g.named & (1 << i) != 0);
+        if !chosen.is_empty() {
+            selection = Selection::new(SelectionKind::Named(t.clone()), chosen);
+            break;
+        }
+    }
+    if *selection.kind() == SelectionKind::None && agent.get_obeys_wildcard() {
+        let chosen = take(&|g| g.wildcard);
+        if !chosen.is_empty() {
+            selection = Selection::new(SelectionKind::Wildcard, chosen);
+        }
+    }
+    let chosen = selection.groups();
+    let kept = |g: u32| chosen.binary_search(&(g as usize)).is_ok();
+    if !rule_group.iter().all(|&g| kept(g)) {
+        let mut only = PatternSet::with_capacity(rule_group.len(), 0);
+        for (i, &g) in rule_group.iter().enumerate() {
+            if kept(g) {
+                let r = patterns.rule(i);
+                only.push(r.kind(), r.pattern(), r.line(), profile, &mut scratch);
+            }
+        }
+        patterns = only;
+    }
+    patterns.finish();
+    Scanned {
+        selection,
+        patterns,
+    }
+}
+
+/// The best match per kind in one class of groups (the groups naming one token, or `*`):
+/// `(key, rule)` with the key of [`key`](crate::compile::pattern::key) (the line standing for
+/// the rule's index: both grow in file order).
+type Best<'b> = [(u64, Option<RuleRef<'b>>); 2];
+
+/// Decides `path` (canonical) for `agent` while reading `body` once, keeping nothing but the
+/// best match of each kind per class of groups: the one-shot decision (see
+/// [`Matcher::decide_once`](crate::Matcher::decide_once)). Returns the verdict and the
+/// deciding rule, borrowed from `body`.
+pub(crate) fn decide_once<'b>(
+    body: &'b [u8],
+    config: &ParseConfig,
+    agent: &Agent,
+    profile: &Profile,
+    path: &[u8],
+) -> (bool, Option<RuleRef<'b>>) {
+    let tokens = agent.tokens();
+    let n = tokens.len().min(64);
+    // Classes 0..n: the groups naming token i; class n: the `*` groups.
+    // PERF: no allocation for the usual one to three tokens.
+    let empty: Best<'b> = [(0, None), (0, None)];
+    let mut small_best = [empty; 4];
+    let mut small_first = [None; 4];
+    let mut small_seen = [false; 4];
+    let (mut big_best, mut big_first, mut big_seen) = (Vec::new(), Vec::new(), Vec::new());
+    let (best, first_group, seen): (&mut [Best<'b>], &mut [Option<usize>], &mut [bool]) = if n < 4 {
+        (&mut small_best, &mut small_first, &mut small_seen)
+    } else {
+        big_best.resize(n + 1, empty);
+        big_first.resize(n + 1, None);
+        big_seen.resize(n + 1, false);
+        (&mut big_best, &mut big_first, &mut big_seen)
+    };
+    // (Under a profile that does not merge groups, only the first group of each class counts.)
+    let mut groups = 0usize;
+    let mut current = GroupFlags::default();
+    let mut after_rule = false;
+    let mut scratch = Vec::new();
+    parse::for_each_line(body, config, |line_no, line, marks| {
+        let Some((key, value)) = parse::key_value(line, marks, config) else {
+            return;
+        };
+        match key {
+            Key::UserAgent => {
+                if groups == 0 || after_rule {
+                    groups += 1;
+                    current = GroupFlags::default();
+                    after_rule = false;
+                }
+                let (wildcard, token) = parse::user_agent_token(value);
+                if wildcard {
+                    current.wildcard = true;
+                    seen[n] = true;
+                    first_group[n].get_or_insert(groups);
+                } else if !token.is_empty() {
+                    let token = String::from_utf8_lossy(token);
+                    for (i, t) in tokens.iter().enumerate().take(n) {
+                        if token.eq_ignore_ascii_case(t) {
+                            current.named |= 1 << i;
+                            seen[i] = true;
+                            first_group[i].get_or_insert(groups);
+                        }
+                    }
+                }
+            }
+            Key::Rule(kind) => {
+                if groups == 0 {
+                    return;
+                }
+                after_rule = true;
+                if current.named == 0 && !current.wildcard {
+                    return;
+                }
+                let Some(priority) = crate::compile::pattern::rule_priority(
+                    kind,
+                    value,
+                    profile,
+                    path,
+                    &mut scratch,
+                ) else {
+                    return;
+                };
+                let k =
+                    crate::compile::pattern::key(priority, line_no as usize, profile.precedence);
+                let kind_i = crate::compile::pattern::kind_index(kind);
+                let rule = RuleRef::new(kind, value, line_no);
+                for c in 0..=n {
+                    let member = if c == n {
+                        current.wildcard
+                    } else {
+                        current.named & (1 << c) != 0
+                    };
+                    if !member {
+                        continue;
+                    }
+                    if !profile.merge_groups && first_group[c] != Some(groups) {
+                        continue;
+                    }
+                    let slot = &mut best[c][kind_i];
+                    if k > slot.0 {
+                        *slot = (k, Some(rule));
+                    }
+                }
+            }
+            Key::Sitemap | Key::Other(..) => {}
+        }
+    });
+    // The class `agent::select` would choose: the first token some group names, else `*`.
+    let chosen = (0..n)
+        .find(|&i| seen[i])
+        .or((seen[n] && agent.get_obeys_wildcard()).then_some(n));
+    let Some(c) = chosen else {
+        return (true, None);
+    };
+    let [a, d] = best[c];
+    match crate::compile::pattern::verdict([a.0, d.0], profile.precedence) {
+        (allowed, None) => (allowed, None),
+        (true, Some(_)) => (true, a.1),
+        (false, Some(_)) => (false, d.1),
+    }
+}
