@@ -11,6 +11,9 @@ use std::time::Instant;
 use robotsmatch::{MatcherBuilder, Robots, Tier};
 use robotsmatch_benches::*;
 
+/// A crate's one-shot call.
+type OnceFn = dyn Fn(&[u8], &str, &str) -> Option<bool>;
+
 /// Best time of `rounds` runs of `f`, in seconds.
 fn best(rounds: usize, mut f: impl FnMut() -> usize) -> f64 {
     let mut best = f64::MAX;
@@ -67,7 +70,7 @@ fn main() {
         }
         let reps = if w.robots.len() > 100_000 { 50 } else { 2000 };
         let mut o = [f64::MAX; 4];
-        let once = |f: &dyn Fn(&[u8], &str, &str) -> Option<bool>, reps: usize| {
+        let once = |f: &OnceFn, reps: usize| {
             best(1, || {
                 (0..reps)
                     .filter(|i| f(black_box(&w.robots), w.agent, &w.urls[i % 64]).unwrap_or(false))
