@@ -2,7 +2,8 @@
 //!
 //! RFC 9309 §2.2.2 compares a rule's path with the URL's path after putting both into one
 //! percent-encoded form. This module defines that form (see [`canonicalize`]) and extracts the
-//! part of a URL that rules are matched against (see [`path_and_query`]).
+//! part of a URL that rules are matched against (see [`path_and_query`], which takes it from
+//! [`crate::url::split`]).
 //!
 //! The canonical form, applied byte by byte:
 //!
@@ -201,7 +202,10 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 /// This follows Google's `GetPathParamsQuery`: a leading `//` is skipped, `scheme://` is
 /// recognised only before the first `/`, `?` or `;`, and a result starting with `?` or `;` gets
 /// a `/` in front (`http://a.com?x` gives `/?x`). Text without any `/`, `?` or `;` after the
-/// authority gives `/`.
+/// authority gives `/`. One difference, as browsers read URLs: a `\` ends the authority, and
+/// every `\` before the query is read as `/` (`http://a.com\private` gives `/private`).
+///
+/// It is [`crate::url::split`]'s path, so it always agrees with the host that function gives.
 ///
 /// ```
 /// use robotsmatch::canon::path_and_query;
@@ -210,45 +214,10 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 /// assert_eq!(path_and_query(b"https://example.com"), &b"/"[..]);
 /// assert_eq!(path_and_query(b"http://example.com?x=1"), &b"/?x=1"[..]);
 /// assert_eq!(path_and_query(b"/bare/path?q"), &b"/bare/path?q"[..]);
+/// assert_eq!(path_and_query(b"http://example.com\\private"), &b"/private"[..]);
 /// ```
 pub fn path_and_query(url: &[u8]) -> Cow<'_, [u8]> {
-    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
-    let rest = &url[search_start..];
-    let early_path = rest
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b';'))
-        .unwrap_or(rest.len());
-    // Google takes the first "://" if it starts before `early_path`. Its '/' would itself be
-    // an early-path byte, so such a "://" can only start at `early_path - 1`.
-    // PERF: checking those three bytes avoids a substring search per URL.
-    let after_scheme = if early_path > 0 && rest[early_path - 1..].starts_with(b"://") {
-        early_path + 2
-    } else {
-        0
-    };
-    let tail = &rest[after_scheme..];
-    let Some(path_start) = tail.iter().position(|&b| matches!(b, b'/' | b'?' | b';')) else {
-        return Cow::Borrowed(b"/");
-    };
-    // Google searches for '#' from the start of the URL (after a leading "//"), so a '#' in
-    // the authority means an empty path.
-    let hash = memchr::memchr(b'#', rest);
-    let path_start_abs = after_scheme + path_start;
-    if let Some(h) = hash {
-        if h < path_start_abs {
-            return Cow::Borrowed(b"/");
-        }
-    }
-    let end = hash.unwrap_or(rest.len());
-    let path = &rest[path_start_abs..end];
-    if path[0] == b'/' {
-        Cow::Borrowed(path)
-    } else {
-        let mut v = Vec::with_capacity(path.len() + 1);
-        v.push(b'/');
-        v.extend_from_slice(path);
-        Cow::Owned(v)
-    }
+    crate::url::split(url).path_and_query()
 }
 
 /// Extracts the path and query of `url` and canonicalises it: the string rules are matched
@@ -261,10 +230,7 @@ pub fn path_and_query(url: &[u8]) -> Cow<'_, [u8]> {
 ///            &b"/%E5%95%86%E5%93%81?q=~"[..]);
 /// ```
 pub fn canonical_path(url: &[u8]) -> Cow<'_, [u8]> {
-    match path_and_query(url) {
-        Cow::Borrowed(p) => canonicalize(p),
-        Cow::Owned(p) => Cow::Owned(canonicalize(&p).into_owned()),
-    }
+    crate::url::split(url).canonical_path()
 }
 
 #[cfg(test)]

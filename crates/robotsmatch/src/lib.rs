@@ -20,7 +20,9 @@
 //! - [`parse`]: any bytes to [`Robots`] (groups, rules with line numbers, sitemaps, other
 //!   directives, warnings). Never fails.
 //! - [`agent`]: the product token of a crawler and the groups that apply to it.
-//! - [`canon`]: the canonical percent-encoding of patterns and paths; path extraction.
+//! - [`url`]: one pass over a URL gives its scheme, host, port and the path and query that
+//!   rules are matched against, so host and path always agree.
+//! - [`canon`]: the canonical percent-encoding of patterns and paths.
 //! - [`profile`]: the matching choices of `google` (default) and `legacy`.
 //! - `compile` (internal): one automaton per crawler, the one-pass decision.
 //! - [`Matcher`]: built once per (file, crawler, profile), decides many URLs.
@@ -46,6 +48,7 @@ mod matcher;
 pub mod parse;
 pub mod profile;
 pub mod reference;
+pub mod url;
 
 pub use agent::{Agent, Selection, SelectionKind};
 pub use compile::{Engine, EngineChoice};

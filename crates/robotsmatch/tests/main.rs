@@ -4,3 +4,4 @@ mod conformance;
 mod corpus;
 mod oracle;
 mod prop;
+mod url;
