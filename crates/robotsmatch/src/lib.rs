@@ -50,7 +50,7 @@ pub mod profile;
 pub mod reference;
 pub mod url;
 
-pub use agent::{Agent, Selection, SelectionKind};
+pub use agent::{Agent, CrawlDelay, RequestRate, Selection, SelectionKind};
 pub use compile::{Engine, EngineChoice};
 pub use matcher::{Cache, Decision, Explanation, Matcher, MatcherBuilder};
 pub use parse::{ParseConfig, Robots, Rule, RuleKind, Warning, WarningKind};
