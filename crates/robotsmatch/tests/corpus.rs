@@ -1,8 +1,9 @@
 //! Differential test over real data: real robots.txt files against real URLs of their hosts
 //! and URLs derived from their rules, for several crawlers, robotsmatch vs Google's library.
 //!
-//! By default it reads the sample in `corpora/sample` (see its README). The whole corpus:
-//! `ROBOTSMATCH_CORPUS=../shared/corpora cargo test --release -p robotsmatch --test main corpus -- --nocapture`.
+//! By default it reads the sample in `corpora/sample` (see its README). The whole corpus, from
+//! the repository's root (the variable is read from the test's directory, so make it absolute):
+//! `ROBOTSMATCH_CORPUS=$PWD/../shared/corpora cargo test --release -p robotsmatch --test main corpus -- --nocapture`.
 //!
 //! Where canonicalisation cannot matter (no `%` and no byte >= 0x80 in the URL or the file,
 //! the file within the 500 KiB parse limit, the path not `/robots.txt`), the URL has no `\`
