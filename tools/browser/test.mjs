@@ -61,7 +61,7 @@ async function checkRows(page, expected, who) {
   expected.results.forEach((e, i) => {
     const r = rows[i] || {};
     check(r.url === e.url, `${who} row ${i + 1}: URL ${e.url}`, r.url);
-    const typed = e.url.replace(/#.*$/, '').replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+    const typed = e.url.replace(/#.*$/, '').replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#;\\]*/, '') || '/';
     const wantCompared = e.path === typed ? null : `compared as ${e.path}`;
     check(r.compared === wantCompared, `${who} row ${i + 1}: ${wantCompared ?? 'no note on the compared path'}`, r.compared);
     check(r.verdict === e.verdict && r.shown.includes(e.verdict),

@@ -17,6 +17,8 @@ For every case it
      report a line holding an empty pattern);
    - with `oracle-differs`: a warning when the oracle agrees completely
      (verdict, and line unless `rule` is "none"): the mark may be wrong.
+   `crawl-delay` (robotsmatch's answer; Google ignores crawl-delay) is only
+   validated here; the Rust tests check it.
 
 The agent is reduced to its product token first, as robotsmatch does.
 Legacy-profile cases are validated but not sent to the oracle.
@@ -37,8 +39,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DIR = os.path.join(HERE, "..", "..", "corpora", "conformance")
 
 REQUIRED = {"name", "agent", "url", "verdict", "rule", "source", "robots"}
-OPTIONAL = {"profile", "escaped", "oracle-differs"}
-CATEGORIES = {"canonicalisation", "robots-txt-always-allowed", "size-limit"}
+OPTIONAL = {"profile", "escaped", "oracle-differs", "crawl-delay"}
+CATEGORIES = {"canonicalisation", "robots-txt-always-allowed", "size-limit",
+              "product-token", "backslash"}
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 # --- agents: the same reduction as robotsmatch::agent::product_token --------
@@ -48,7 +51,8 @@ GENERIC_PRODUCTS = {
     "firefox", "version", "mobile", "edg", "edge", "opr", "khtml", "like",
     "compatible", "linux", "android", "windows", "build", "trident",
 }
-TOKEN_RE = re.compile(r"[A-Za-z_-]*")
+# A token is the name up to white space, "/", ";", "(", ")" or "*" (issue 15).
+TOKEN_RE = re.compile(r"[^ \t\n\r\x0b\x0c/;()*]*")
 
 
 def _token(s):
@@ -58,10 +62,10 @@ def _token(s):
 def product_token(agent):
     """`Googlebot/2.1` -> `Googlebot`; `Mozilla/5.0 (compatible; X/1)` -> `X`."""
     s = agent.strip()
-    i = s.lower().find("compatible;")
-    if i >= 0:
-        tok = _token(s[i + len("compatible;"):].lstrip())
-        if tok:
+    i = s.lower().find("compatible")
+    if i >= 0 and s[i + len("compatible"):][:1] in (";", ")"):
+        tok = _token(s[i + len("compatible") + 1:].lstrip())
+        if tok and not _is_url(tok):
             return tok
     first = _token(s)
     if first and first.lower() not in GENERIC_PRODUCTS:
@@ -69,9 +73,13 @@ def product_token(agent):
     for word in re.split(r"[\s;(),]", s):
         tok = _token(word)
         if tok and word[len(tok):].startswith("/") \
-                and tok.lower() not in GENERIC_PRODUCTS:
+                and tok.lower() not in GENERIC_PRODUCTS and not _is_url(word):
             return tok
     return first
+
+
+def _is_url(word):
+    return word.startswith("+") or ":" in word
 
 
 # --- escapes -------------------------------------------------------------------
@@ -223,6 +231,10 @@ def validate(case, where, errors):
     escaped = case.get("escaped", False)
     if not isinstance(escaped, bool):
         errors.append(f"{where}: escaped must be a boolean")
+    delay = case.get("crawl-delay")
+    if delay is not None and delay != "none" and (
+            isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0):
+        errors.append(f"{where}: crawl-delay must be a number of seconds or \"none\"")
     differs = case.get("oracle-differs")
     if differs is not None:
         category = differs.split(":", 1)[0]

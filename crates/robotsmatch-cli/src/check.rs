@@ -176,6 +176,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
             }
         }
         Format::Json => {
+            let crawl_delay = matcher.selection().crawl_delay(robots);
             let results: Vec<serde_json::Value> = args
                 .urls
                 .iter()
@@ -197,6 +198,8 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
                 "token": matcher.agent().token(),
                 "profile": profile.name,
                 "group": group_json(robots, &matcher),
+                "crawl_delay": crawl_delay.map(|d| d.seconds()),
+                "crawl_delay_line": crawl_delay.map(|d| d.line()),
                 "results": results,
             });
             if let Some(report) = fetch {
@@ -300,6 +303,10 @@ fn write_text(
         m.profile().name
     )?;
     writeln!(out, "  group:     {}", describe_group(robots, m))?;
+    match m.selection().crawl_delay(robots) {
+        Some(d) => writeln!(out, "  crawl-delay: {} (line {})", d.seconds(), d.line())?,
+        None => writeln!(out, "  crawl-delay: none")?,
+    }
     writeln!(
         out,
         "  path:      {}",
@@ -403,6 +410,7 @@ fn write_all_or_nothing(
                         "profile": profile.name,
                         "verdict": verdict,
                         "rule": null,
+                        "crawl_delay": null,
                         "reason": reason.to_string(),
                     })),
                 }

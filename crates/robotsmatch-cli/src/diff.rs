@@ -17,7 +17,6 @@ use std::sync::Mutex;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use robotsmatch::canon::canonical_path;
 use robotsmatch::{catalog, Cache, Decision, Matcher, Robots};
 
 use crate::bulk::{self, Chunk, LogPath};
@@ -209,12 +208,14 @@ fn diff_chunk(
                 continue;
             }
         };
-        if !url.starts_with(b"/") && logline::host_key(&url).is_none() {
+        // One reading of the URL for both: is there a host, and what path is matched.
+        let parts = robotsmatch::url::split(&url);
+        if !url.starts_with(b"/") && parts.host().is_none() {
             stats.invalid += 1;
             continue;
         }
         stats.urls += 1;
-        let path = canonical_path(&url);
+        let path = parts.canonical_path();
         let a = old.decide_canonical_with(oc, &path);
         let b = new.decide_canonical_with(nc, &path);
         if a.is_allowed() == b.is_allowed() {

@@ -2,6 +2,7 @@
 //! (`--profile google,legacy`): one row per (crawler, profile) for every URL, and a mark where
 //! the profiles disagree.
 //!
+//! Text rows end with the group that applied and, when one applies, the crawler's crawl-delay.
 //! TSV rows are `[agent<TAB>][profile<TAB>]verdict<TAB>line<TAB>rule<TAB>url[<TAB>same|differs]`:
 //! the agent column appears with `--agent all`, the profile column and the last column with
 //! more than one profile (`differs` when the profiles give this crawler different verdicts).
@@ -98,7 +99,16 @@ pub fn run(
                             Some(r) => format!("line {}: {r}", r.line()),
                             None => "-".to_string(),
                         };
-                        write!(out, "{:<10}  {rule}  ({})", verdict(d), group_short(m))?;
+                        let delay = match m.selection().crawl_delay(robots) {
+                            Some(d) => format!(", crawl-delay {}", d.seconds()),
+                            None => String::new(),
+                        };
+                        write!(
+                            out,
+                            "{:<10}  {rule}  ({}{delay})",
+                            verdict(d),
+                            group_short(m)
+                        )?;
                         if differs {
                             write!(out, "  <- profiles differ")?;
                         }
@@ -130,6 +140,7 @@ pub fn run(
                         "verdict": verdict(d),
                         "rule": rule_json(d.rule()),
                         "group": group_short(m),
+                        "crawl_delay": m.selection().crawl_delay(robots).map(|d| d.seconds()),
                     })),
                 }
             }

@@ -602,3 +602,36 @@ fn host_order_does_not_matter() {
     assert_eq!(f_lines, b.lines().collect::<Vec<_>>());
     assert_eq!(f_lines.len(), lines.len());
 }
+
+/// Issue 15: the host ended at `\` but the path reader did not stop there, so
+/// `http://shop.example\cart` was decided on the path `/` under shop.example's file: allowed,
+/// failing open. Host and path now come from one reading, `\` read as `/`.
+#[test]
+fn issue15_backslash_after_the_host_fails_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.txt");
+    std::fs::write(
+        &log,
+        "http://shop.example\\cart\nhttps://port.example:8080\\p\nhttp://sub.example.org\\x\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "Googlebot",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "disallowed\t2\tDisallow: /cart\thttp://shop.example\\cart\n\
+         disallowed\t2\tDisallow: /p\thttps://port.example:8080\\p\n\
+         disallowed\t2\tDisallow: /\thttp://sub.example.org\\x\n"
+    );
+}

@@ -90,6 +90,7 @@ fn check_text_explains() {
   verdict:   allowed
   agent:     Googlebot (product token 'Googlebot', profile google)
   group:     'User-agent: *' (line 2) (no group names 'Googlebot')
+  crawl-delay: none
   path:      /cart/help
   rule:      line 7: Allow: /cart/help$
   runner-up: line 3: Disallow: /cart (length 5 < 11: the longest match wins)

@@ -133,6 +133,7 @@ fn fetched_200_whole_text_output_and_user_agent() {
          {base}/private/x\n  verdict:   disallowed\n  \
          agent:     Googlebot (product token 'Googlebot', profile google)\n  \
          group:     'User-agent: *' (line 1) (no group names 'Googlebot')\n  \
+         crawl-delay: none\n  \
          path:      /private/x\n  rule:      line 2: Disallow: /private\n  runner-up: none\n  \
          engine:    direct\n",
         BODY.len()

@@ -218,6 +218,12 @@ fn lint_every_finding_triggers_and_does_not() {
             b"User-agent: Googlebot\nDisallow: /a\n".to_vec(),
         ),
         (
+            "google-cuts-user-agent",
+            b"User-agent: Googlebot2\nDisallow: /a\n".to_vec(),
+            1,
+            b"User-agent: MJ12bot\nDisallow: /a\n".to_vec(),
+        ),
+        (
             "no-leading-slash",
             b"User-agent: *\nDisallow: admin/\n".to_vec(),
             2,
@@ -686,6 +692,169 @@ fn check_catalog_fallback_and_wildcard() {
         out(&o).contains("this crawler ignores '*' groups"),
         "{}",
         out(&o)
+    );
+}
+
+/// Issue 15: whole product tokens (`AI2Bot` and `Ai2Bot-Dolma` are two crawlers, `MJ12bot`
+/// is not `MJ`) and crawl-delays that belong to the user-agent lines above them (the rules of
+/// Bingbot, msnbot and `*` stay one group).
+const ISSUE15: &[u8] = b"User-agent: Ai2Bot-Dolma\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /private/\n\n\
+User-agent: MJ12bot\nCrawl-delay: 5\nDisallow: /search\n\n\
+User-agent: Bingbot\nCrawl-delay: 1\nUser-agent: msnbot\nCrawl-delay: 2\nUser-agent: *\nDisallow: /login\n";
+
+#[test]
+fn issue15_check_explains_whole_tokens_and_crawl_delay() {
+    let dir = files(&[("r.txt", ISSUE15)]);
+    let o = run_in(
+        dir.path(),
+        &[
+            "check",
+            "--robots",
+            "r.txt",
+            "--agent",
+            "AI2Bot/1.0",
+            "https://example.com/public",
+            r"http://example.com\private\x",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        r"https://example.com/public
+  verdict:   allowed
+  agent:     AI2Bot/1.0 (product token 'AI2Bot', profile google)
+  group:     'User-agent: AI2Bot' (line 4); '*' groups ignored
+  crawl-delay: none
+  path:      /public
+  rule:      none matches, so the URL is allowed
+  runner-up: none
+  engine:    direct
+http://example.com\private\x
+  verdict:   disallowed
+  agent:     AI2Bot/1.0 (product token 'AI2Bot', profile google)
+  group:     'User-agent: AI2Bot' (line 4); '*' groups ignored
+  crawl-delay: none
+  path:      /private/x
+  rule:      line 5: Disallow: /private/
+  runner-up: none
+  engine:    direct
+"
+    );
+    let o = run_in(
+        dir.path(),
+        &["check", "--robots", "r.txt", "--agent", "msnbot", "/login"],
+    );
+    assert!(out(&o).contains("\n  crawl-delay: 2 (line 14)\n  path:      /login\n  rule:      line 16: Disallow: /login\n"), "{}", out(&o));
+    let json = |agent: &str| -> serde_json::Value {
+        let o = run_in(
+            dir.path(),
+            &[
+                "check", "--robots", "r.txt", "--agent", agent, "--format", "json", "/search",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        serde_json::from_slice(&o.stdout).expect("json")
+    };
+    let v = json("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)");
+    assert_eq!(v["token"], "MJ12bot");
+    assert_eq!(
+        v["group"]["user_agents"],
+        serde_json::json!([{"value": "MJ12bot", "line": 7}])
+    );
+    assert_eq!(
+        (v["crawl_delay"].clone(), v["crawl_delay_line"].clone()),
+        (serde_json::json!(5.0), serde_json::json!(8))
+    );
+    assert_eq!(v["results"][0]["rule"]["line"], 9);
+    let v = json("msnbot");
+    assert_eq!(
+        (v["crawl_delay"].clone(), v["crawl_delay_line"].clone()),
+        (serde_json::json!(2.0), serde_json::json!(14))
+    );
+    let v = json("anybot");
+    assert_eq!(v["group"]["kind"], "wildcard");
+    assert_eq!(
+        (v["crawl_delay"].clone(), v["crawl_delay_line"].clone()),
+        (serde_json::Value::Null, serde_json::Value::Null)
+    );
+    let v = json("MJ");
+    assert_eq!(v["group"]["kind"], "wildcard", "MJ is not MJ12bot");
+}
+
+#[test]
+fn issue15_check_agent_all_shows_each_crawlers_group_and_delay() {
+    let dir = files(&[("r.txt", ISSUE15)]);
+    let o = run_in(
+        dir.path(),
+        &["check", "--robots", "r.txt", "--agent", "all", "/login"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = out(&o);
+    for row in [
+        "  Bingbot                disallowed  line 16: Disallow: /login  (group 'Bingbot', crawl-delay 1)\n",
+        "  MJ12bot                allowed     -  (group 'MJ12bot', crawl-delay 5)\n",
+        "  AI2Bot                 allowed     -  (group 'AI2Bot')\n",
+        "  GPTBot                 disallowed  line 16: Disallow: /login  (group '*')\n",
+    ] {
+        assert!(text.contains(row), "{row:?} in\n{text}");
+    }
+    let o = run_in(
+        dir.path(),
+        &[
+            "check", "--robots", "r.txt", "--agent", "all", "--format", "json", "/login",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let rows = v["results"][0]["rows"].as_array().expect("rows");
+    let row = |agent: &str| {
+        rows.iter()
+            .find(|r| r["agent"] == agent)
+            .expect(agent)
+            .clone()
+    };
+    assert_eq!(row("Bingbot")["crawl_delay"], 1.0);
+    assert_eq!(row("MJ12bot")["crawl_delay"], 5.0);
+    assert_eq!(row("GPTBot")["crawl_delay"], serde_json::Value::Null);
+    assert_eq!(row("AI2Bot")["token"], "AI2Bot");
+}
+
+#[test]
+fn issue15_test_and_diff_use_whole_tokens_and_one_url_parse() {
+    let new = String::from_utf8_lossy(ISSUE15).replace("Disallow: /private/", "Disallow: /public");
+    let dir = files(&[
+        ("r.txt", ISSUE15),
+        ("new.txt", new.as_bytes()),
+        (
+            "r.expect",
+            b"agent AI2Bot\nallow /public\ndisallow /private/x\nagent MJ12bot\ndisallow /search?q=1\nallow /login\nagent MJ\ndisallow /login\n",
+        ),
+        ("log.txt", b"https://example.com/public\nhttps://example.com/private/x\nhttps://example.com\\public\n"),
+    ]);
+    let o = run_in(
+        dir.path(),
+        &[
+            "test",
+            "--robots",
+            "r.txt",
+            "--agent",
+            "Googlebot",
+            "r.expect",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
+    assert_eq!(out(&o), "5 passed, 0 failed\n");
+    let o = run_in(
+        dir.path(),
+        &[
+            "diff", "--agent", "AI2Bot", "--format", "tsv", "r.txt", "new.txt", "log.txt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "allowed\tdisallowed\t-\tline 5: Disallow: /public\thttps://example.com/public\n\
+         disallowed\tallowed\tline 5: Disallow: /private/\t-\thttps://example.com/private/x\n\
+         allowed\tdisallowed\t-\tline 5: Disallow: /public\thttps://example.com\\public\n"
     );
 }
 

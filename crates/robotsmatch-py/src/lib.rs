@@ -24,7 +24,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use pyo3_arrow::input::AnyArray;
 use pyo3_arrow::{PyArray, PyChunkedArray};
-use robotsmatch::parse::DirectiveKind;
 use robotsmatch::{catalog, Cache, Matcher, MatcherBuilder, Profile, Robots};
 
 /// A parsed robots.txt file.
@@ -320,6 +319,18 @@ fn one_url(url: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     Ok(buf)
 }
 
+impl PyRobots {
+    /// The groups that apply to `agent` under `profile`, chosen as for matching.
+    fn selection(&self, agent: &str, profile: &str) -> PyResult<robotsmatch::Selection> {
+        let profile = profile_named(profile)?;
+        Ok(robotsmatch::agent::select(
+            &self.robots,
+            &catalog::agent_for(agent),
+            profile.merge_groups,
+        ))
+    }
+}
+
 #[pymethods]
 impl PyRobots {
     /// Parses a robots.txt body (`bytes` or `str`; any bytes are accepted). Never fails on
@@ -381,22 +392,26 @@ impl PyRobots {
             .collect()
     }
 
-    /// The `Crawl-delay` (seconds) of the groups that apply to `agent` (chosen as for
-    /// matching: the groups naming it, else `*`), or `None` when they give none or none that
-    /// is a non-negative number. Google ignores `Crawl-delay`; other crawlers honour it.
-    fn crawl_delay(&self, agent: &str) -> Option<f64> {
-        let selection = robotsmatch::agent::select(
-            &self.robots,
-            &catalog::agent_for(agent),
-            Profile::GOOGLE.merge_groups,
-        );
-        self.robots
-            .directives()
-            .iter()
-            .filter(|d| d.kind() == DirectiveKind::CrawlDelay)
-            .filter(|d| d.group().is_some_and(|g| selection.groups().contains(&g)))
-            .filter_map(|d| d.value().trim().parse::<f64>().ok())
-            .find(|v| v.is_finite() && *v >= 0.0)
+    /// The `Crawl-delay` (seconds) that applies to `agent` under `profile`: the first
+    /// non-negative number on a `Crawl-delay` line written under the `user-agent` lines that
+    /// name the crawler (or under `*` when no group names it), in the groups chosen as for
+    /// matching; `None` when there is none. A crawler does not inherit the delay of another
+    /// crawler whose `user-agent` line shares its group. Google ignores `Crawl-delay`; other
+    /// crawlers honour it.
+    #[pyo3(signature = (agent, profile = "google"))]
+    fn crawl_delay(&self, agent: &str, profile: &str) -> PyResult<Option<f64>> {
+        let selection = self.selection(agent, profile)?;
+        Ok(selection.crawl_delay(&self.robots).map(|d| d.seconds()))
+    }
+
+    /// The `Request-rate` that applies to `agent` under `profile` (chosen as `crawl_delay`):
+    /// `(requests, seconds)`, from a value such as `1/5` or `3/1m`; `None` when there is none.
+    #[pyo3(signature = (agent, profile = "google"))]
+    fn request_rate(&self, agent: &str, profile: &str) -> PyResult<Option<(u32, f64)>> {
+        let selection = self.selection(agent, profile)?;
+        Ok(selection
+            .request_rate(&self.robots)
+            .map(|r| (r.requests(), r.seconds())))
     }
 
     /// The body as given (bytes).

@@ -117,9 +117,54 @@ def test_crawl_delay_follows_group_selection():
     assert robots.crawl_delay("badbot") is None  # not a number: ignored
     assert robots.crawl_delay("negbot") is None
     assert Robots.parse(b"User-agent: *\nDisallow: /\n").crawl_delay("Googlebot") is None
-    # Crawl-delay is not a rule: it does not end a group, so these agents share one group.
+    # Crawl-delay is not a rule: it does not end a group, so a and b share 'Disallow: /x';
+    # but the delay belongs to the user-agent line directly above it, a's (issue 15).
     shared = Robots.parse(b"User-agent: a\nCrawl-delay: 3\nUser-agent: b\nDisallow: /x\n")
-    assert shared.crawl_delay("b") == 3.0 and shared.crawl_delay("c") is None
+    assert shared.crawl_delay("a") == 3.0
+    assert shared.crawl_delay("b") is None and shared.crawl_delay("c") is None
+    assert shared.matcher("b").allowed("/x") is False
+
+
+def test_issue15_crawl_delay_and_request_rate_per_crawler():
+    robots = Robots.parse(
+        b"User-agent: bingbot\nCrawl-delay: 1\nRequest-rate: 1/5\nUser-agent: msnbot\nCrawl-delay: 2\n"
+        b"User-agent: *\nDisallow: /login\n\n"
+        b"User-agent: Googlebot\nDisallow: /g\n\nUser-agent: Googlebot\nCrawl-delay: 7\n"
+    )
+    assert robots.crawl_delay("msnbot") == 2.0
+    assert robots.crawl_delay("bingbot") == 1.0
+    assert robots.crawl_delay("anybot") is None  # not bingbot's 1
+    assert robots.request_rate("bingbot") == (1, 5.0)
+    assert robots.request_rate("msnbot") is None
+    # The rules stay grouped as Google groups them.
+    for agent in ("bingbot", "msnbot", "anybot"):
+        assert robots.matcher(agent).allowed("/login") is False
+    # Merged groups (google) against the first group only (legacy).
+    assert robots.crawl_delay("Googlebot") == 7.0
+    assert robots.crawl_delay("Googlebot", profile="legacy") is None
+    assert robots.crawl_delay("Googlebot-Image") == 7.0  # the catalog's fallback
+    with pytest.raises(ValueError, match="unknown profile"):
+        robots.crawl_delay("Googlebot", profile="bing")
+
+
+def test_issue15_whole_product_tokens():
+    robots = Robots.parse(
+        b"User-agent: Ai2Bot-Dolma\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /private/\n\n"
+        b"User-agent: MJ12bot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"
+    )
+    ai2 = robots.matcher("AI2Bot")
+    assert ai2.allowed("/public") is True  # was disallowed: AI2Bot and Ai2Bot-Dolma cut to AI
+    assert ai2.decide("/private/a") == Decision(False, "disallow", "/private/", 5)
+    assert robots.matcher("Ai2Bot-Dolma").allowed("/public") is False
+    assert robots.matcher("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)").allowed("/y") is False
+    assert robots.matcher("MJ").decide("/y") == Decision(True)  # no prefix of MJ12bot
+    assert robots.matcher("MJ").allowed("/x") is False
+
+
+def test_issue15_backslash_after_the_host_is_a_slash():
+    m = Matcher(b"User-agent: *\nDisallow: /private\n", "Googlebot")
+    assert m.allowed("http://example.com\\private") is False
+    assert m.allowed_many(["http://example.com\\private\\x", "http://example.com/public"]) == [False, True]
 
 
 def test_module_exports():

@@ -125,10 +125,11 @@ function ruleText(rule, result) {
   return 'none matches';
 }
 
-// The path and query of a URL as typed (scheme and host cut, fragment dropped).
+// The path and query of a URL as typed (scheme and host cut, fragment dropped; the host ends
+// where the server's reading ends it, at '/', '?', ';', '#' or '\\').
 function typedPath(u) {
   let s = u.replace(/#.*$/, '');
-  const m = s.match(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/);
+  const m = s.match(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#;\\]*/);
   if (m) s = s.slice(m[0].length);
   return s === '' ? '/' : s;
 }
@@ -185,8 +186,9 @@ function renderResults(j) {
   tbody.replaceChildren(frag);
   const c = j.counts;
   const who = j.agent.tokens.length > 1 ? `${j.agent.token} (then ${j.agent.tokens.slice(1).join(', ')})` : j.agent.token;
+  const delay = j.crawl_delay === null ? '' : `; crawl-delay ${j.crawl_delay} s (line ${j.crawl_delay_line})`;
   $('check-status').textContent =
-    `${c.urls} URL${c.urls === 1 ? '' : 's'}: ${c.allowed} allowed, ${c.disallowed} disallowed, for ${who}; group ${groupText(j.group)}.`;
+    `${c.urls} URL${c.urls === 1 ? '' : 's'}: ${c.allowed} allowed, ${c.disallowed} disallowed, for ${who}; group ${groupText(j.group)}${delay}.`;
 }
 
 async function updateCheck() {

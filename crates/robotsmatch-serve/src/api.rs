@@ -4,7 +4,6 @@
 //! The semantics and field names are those of the command line: `check --format json`,
 //! `lint --format json`, `diff` (its counts and changed URLs) and `crawlers --format json`.
 
-use robotsmatch::canon::canonical_path;
 use robotsmatch::lint::{lint, Severity};
 use robotsmatch::SelectionKind;
 use robotsmatch::{catalog, Decision, Matcher, MatcherBuilder, Profile, Robots, RuleRef};
@@ -270,8 +269,9 @@ fn builder(profile: Profile) -> MatcherBuilder {
 }
 
 /// `POST /api/check`: `{robots, agent, urls, profile?}` -> the crawler, the group that
-/// applies (the same for every URL), and per URL its verdict, canonical path, deciding rule
-/// and runner-up, as `check --format json` gives them; and the counts.
+/// applies and the crawler's crawl-delay (the same for every URL), and per URL its verdict,
+/// canonical path, deciding rule and runner-up, as `check --format json` gives them; and the
+/// counts.
 pub fn check(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
     let body = Body::new(req, &["robots", "agent", "urls", "profile"])?;
     let text = body.robots("robots", limits)?;
@@ -280,6 +280,7 @@ pub fn check(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
     let urls = body.urls(limits)?;
     let robots = Robots::parse(text.as_bytes());
     let matcher = builder(profile).build(&robots, catalog::agent_for(agent));
+    let crawl_delay = matcher.selection().crawl_delay(&robots);
     let mut allowed = 0usize;
     let results: Vec<Value> = urls
         .iter()
@@ -302,6 +303,8 @@ pub fn check(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
         "agent": agent_json(agent, &matcher),
         "profile": profile.name,
         "group": group_json(&robots, &matcher),
+        "crawl_delay": crawl_delay.map(|d| d.seconds()),
+        "crawl_delay_line": crawl_delay.map(|d| d.line()),
         "lines": robots.line_count(),
         "counts": {"urls": urls.len(), "allowed": allowed, "disallowed": urls.len() - allowed},
         "results": results,
@@ -352,29 +355,9 @@ fn diff_line(raw: &str) -> Option<Result<&str, ()>> {
     }
 }
 
-/// True for `scheme://host...` with a non-empty host.
+/// True for `scheme://host...` with a non-empty host (read as the matcher reads the URL).
 fn has_host(s: &str) -> bool {
-    let b = s.as_bytes();
-    if !b.first().is_some_and(|c| c.is_ascii_alphabetic()) {
-        return false;
-    }
-    let Some(sep) = b
-        .iter()
-        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))
-    else {
-        return false;
-    };
-    let Some(rest) = s[sep..].strip_prefix("://") else {
-        return false;
-    };
-    let auth = rest.split(['/', '?', '#', '\\']).next().unwrap_or("");
-    let host = auth.rsplit('@').next().unwrap_or("");
-    let host = if host.starts_with('[') {
-        host
-    } else {
-        host.rsplit_once(':').map_or(host, |(h, _)| h)
-    };
-    !host.trim_end_matches('.').is_empty()
+    robotsmatch::url::split(s.as_bytes()).host().is_some()
 }
 
 /// `POST /api/diff`: `{old, new, agent, urls, profile?}` -> what the `diff` command reports
@@ -410,7 +393,7 @@ pub fn diff(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
         };
         n += 1;
         // As the CLI's diff: canonicalise once, decide the canonical path with both.
-        let path = canonical_path(url.as_bytes());
+        let path = robotsmatch::url::split(url.as_bytes()).canonical_path();
         let a = old.decide_canonical_with(&mut old_cache, &path);
         let z = new.decide_canonical_with(&mut new_cache, &path);
         if a.is_allowed() == z.is_allowed() {

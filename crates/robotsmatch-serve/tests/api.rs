@@ -324,6 +324,88 @@ fn assert_check_matches_library(
     }
     assert_eq!(j["counts"]["allowed"], allowed);
     assert_eq!(j["counts"]["disallowed"], urls.len() - allowed);
+    let delay = m.selection().crawl_delay(&robots);
+    assert_eq!(
+        j["crawl_delay"],
+        json!(delay.map(|d| d.seconds())),
+        "{name} {agent}"
+    );
+    assert_eq!(
+        j["crawl_delay_line"],
+        json!(delay.map(|d| d.line())),
+        "{name} {agent}"
+    );
+}
+
+/// Issue 15: whole product tokens, each crawler's own crawl-delay, and one reading of a URL
+/// with a `\` after the host.
+#[test]
+fn issue15_whole_tokens_crawl_delay_and_backslash_like_the_library() {
+    let text =
+        "User-agent: Ai2Bot-Dolma\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /private/\n\n\
+                User-agent: MJ12bot\nCrawl-delay: 5\nDisallow: /search\n\n\
+                User-agent: Bingbot\nCrawl-delay: 1\nUser-agent: msnbot\nCrawl-delay: 2\n\
+                User-agent: *\nDisallow: /login\n";
+    let urls: Vec<String> = [
+        "https://example.com/public",
+        "https://example.com/private/x",
+        "http://example.com\\private\\x",
+        "https://example.com:8443\\login",
+        "/search?q=1",
+        "/login",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for agent in [
+        "AI2Bot",
+        "Ai2Bot-Dolma",
+        "Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler)",
+        "MJ12bot",
+        "MJ",
+        "msnbot",
+        "Bingbot",
+        "anybot",
+    ] {
+        for profile in [Profile::GOOGLE, Profile::LEGACY] {
+            assert_check_matches_library("issue 15", text, agent, profile, &urls);
+        }
+    }
+    let ask = |agent: &str| {
+        post(
+            server(),
+            "/api/check",
+            &json!({"robots": text, "agent": agent, "urls": urls}),
+        )
+        .json()
+    };
+    let j = ask("AI2Bot");
+    assert_eq!(j["group"]["token"], "AI2Bot");
+    assert_eq!(j["results"][0]["verdict"], "allowed");
+    assert_eq!(j["results"][2]["path"], "/private/x");
+    assert_eq!(j["results"][2]["verdict"], "disallowed");
+    let j = ask("msnbot");
+    assert_eq!(
+        (j["crawl_delay"].clone(), j["crawl_delay_line"].clone()),
+        (json!(2.0), json!(14))
+    );
+    assert_eq!(
+        j["results"][3]["verdict"], "disallowed",
+        "the login path after '\\'"
+    );
+    assert_eq!(ask("anybot")["crawl_delay"], Value::Null);
+    assert_eq!(ask("MJ")["group"]["kind"], "wildcard");
+    // diff reads the same URL the same way.
+    let new = text.replace("Disallow: /private/", "Disallow: /public");
+    let d = post(
+        server(),
+        "/api/diff",
+        &json!({"old": text, "new": new, "agent": "AI2Bot", "urls": ["https://example.com\\public", "http://example.com\\private\\x"]}),
+    )
+    .json();
+    assert_eq!(d["counts"]["allowed_to_disallowed"], 1);
+    assert_eq!(d["counts"]["disallowed_to_allowed"], 1);
+    assert_eq!(d["counts"]["invalid"], 0);
 }
 
 #[test]

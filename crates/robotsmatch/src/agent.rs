@@ -1,17 +1,26 @@
 //! Agent selection: which groups of a file apply to a crawler.
 //!
-//! A crawler is named by its product token (`Googlebot`, `GPTBot`). [`product_token`] reduces
-//! a full user-agent string to it. A group applies when one of its `user-agent` tokens equals
-//! the crawler's, ignoring ASCII case; there is no substring matching (`bot` never selects
-//! `mybot`). All groups naming the crawler are merged; only when none does do the `*` groups
-//! apply (merged too); otherwise nothing applies and everything is allowed.
+//! A crawler is named by its product token (`Googlebot`, `GPTBot`, `MJ12bot`).
+//! [`product_token`] reduces a full user-agent string to it. A token is the whole name up to
+//! white space, `/`, `;`, `(`, `)` or `*`: digits belong to it, and nothing matches through a
+//! cut-down prefix (`AI2Bot` never selects an `Ai2Bot-Dolma` group, as it would if both were
+//! cut to `AI`). A group applies when one of its `user-agent` tokens equals the crawler's,
+//! ignoring ASCII case; there is no substring matching (`bot` never selects `mybot`). All
+//! groups naming the crawler are merged; only when none does do the `*` groups apply (merged
+//! too); otherwise nothing applies and everything is allowed.
+//!
+//! Per-crawler data follows the `user-agent` lines, not the merged groups:
+//! [`Selection::crawl_delay`] is the `crawl-delay` written under the crawler's own
+//! `user-agent` lines (see [`crate::parse::Directive::user_agents`]).
 //!
 //! [`Agent`] adds what some crawlers document beyond that: a fallback chain
 //! (`Googlebot-Image` obeys a `Googlebot` group when the file has none for it) and crawlers
 //! that ignore the `*` group (`AdsBot-Google`).
 #![forbid(unsafe_code)]
 
-use crate::parse::{leading_token, Robots};
+use std::time::Duration;
+
+use crate::parse::{leading_token, Directive, DirectiveKind, Robots};
 
 /// Browser and engine product names that appear in full user-agent strings but never name a
 /// crawler.
@@ -43,11 +52,13 @@ const GENERIC_PRODUCTS: &[&str] = &[
 ///
 /// - `Googlebot/2.1` gives `Googlebot`.
 /// - `Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)` gives
-///   `Googlebot`: the token after `compatible;` wins.
+///   `Googlebot`: the token after `compatible;` (or `compatible)`, as in
+///   `Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler)`) wins.
 /// - Otherwise the first product that is not a browser or engine name (`Mozilla`,
 ///   `AppleWebKit`, `Chrome`, ...), else the first token.
 ///
-/// A token is a run of ASCII letters, `-` and `_`, as RFC 9309 and Google's library define it.
+/// A token is the name up to the first white space, `/`, `;`, `(`, `)` or `*`: digits and
+/// other characters belong to it (`MJ12bot/1.4` gives `MJ12bot`, `360Spider` stays whole).
 ///
 /// ```
 /// use robotsmatch::agent::product_token;
@@ -55,25 +66,33 @@ const GENERIC_PRODUCTS: &[&str] = &[
 /// assert_eq!(product_token("Googlebot/2.1"), "Googlebot");
 /// assert_eq!(product_token("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.0; +https://openai.com/gptbot)"), "GPTBot");
 /// assert_eq!(product_token("Googlebot-Image"), "Googlebot-Image");
+/// assert_eq!(product_token("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"), "MJ12bot");
 /// ```
 pub fn product_token(agent: &str) -> &str {
     let s = agent.trim();
     let lower = s.to_ascii_lowercase();
-    if let Some(i) = lower.find("compatible;") {
-        let rest = s[i + "compatible;".len()..].trim_start();
-        let tok = token_str(rest);
-        if !tok.is_empty() {
-            return tok;
+    if let Some(i) = lower.find("compatible") {
+        let after = &s[i + "compatible".len()..];
+        if let Some(rest) = after.strip_prefix([';', ')']) {
+            let tok = token_str(rest.trim_start());
+            if !tok.is_empty() && !is_url(tok) {
+                return tok;
+            }
         }
     }
     let first = token_str(s);
     if !first.is_empty() && !is_generic(first) {
         return first;
     }
-    // Mozilla-style strings: the first product that is not a browser or engine name.
+    // Mozilla-style strings: the first product that is not a browser or engine name (nor the
+    // `+https://...` of a crawler's page).
     for word in s.split(|c: char| c.is_whitespace() || matches!(c, ';' | '(' | ')' | ',')) {
         let tok = token_str(word);
-        if !tok.is_empty() && word[tok.len()..].starts_with('/') && !is_generic(tok) {
+        if !tok.is_empty()
+            && word[tok.len()..].starts_with('/')
+            && !is_generic(tok)
+            && !is_url(word)
+        {
             return tok;
         }
     }
@@ -83,6 +102,11 @@ pub fn product_token(agent: &str) -> &str {
 fn token_str(s: &str) -> &str {
     let n = leading_token(s.as_bytes()).len();
     &s[..n]
+}
+
+/// `+http://...`, `https://...`: a link in a user-agent string, not a product.
+fn is_url(word: &str) -> bool {
+    word.starts_with('+') || word.contains(':')
 }
 
 fn is_generic(token: &str) -> bool {
@@ -175,6 +199,140 @@ impl Selection {
     pub fn groups(&self) -> &[usize] {
         &self.groups
     }
+
+    /// The lines kept as [`Directive`]s (`crawl-delay`, `request-rate`, unknown keys...) that
+    /// belong to this crawler: in a chosen group, written under a run of `user-agent` lines
+    /// that names the chosen token (or `*`, when the `*` groups apply). In file order.
+    ///
+    /// A crawler of a merged group does not inherit another crawler's lines: in
+    /// `User-agent: bingbot` / `Crawl-delay: 1` / `User-agent: msnbot` / `Crawl-delay: 2` /
+    /// `User-agent: *` / `Disallow: /login`, msnbot has only line 4 and `anybot` none.
+    pub fn directives<'a>(
+        &'a self,
+        robots: &'a Robots,
+    ) -> impl Iterator<Item = &'a Directive> + 'a {
+        robots.directives().iter().filter(move |d| {
+            d.group().is_some_and(|g| self.groups.contains(&g))
+                && d.user_agents(robots).iter().any(|a| match &self.kind {
+                    SelectionKind::Named(t) => {
+                        !a.is_wildcard() && a.token().eq_ignore_ascii_case(t)
+                    }
+                    SelectionKind::Wildcard => a.is_wildcard(),
+                    SelectionKind::None => false,
+                })
+        })
+    }
+
+    /// The crawl-delay that applies to this crawler: the first `crawl-delay` line among
+    /// [`Selection::directives`] whose value is a non-negative number of seconds (other values
+    /// are ignored, as a crawler ignores them). `None` when there is none.
+    ///
+    /// ```
+    /// use robotsmatch::{Matcher, Robots};
+    ///
+    /// let robots = Robots::parse(
+    ///     b"User-agent: bingbot\nCrawl-delay: 1\nUser-agent: msnbot\nCrawl-delay: 2\n\
+    ///       User-agent: *\nDisallow: /login\n",
+    /// );
+    /// let delay = |agent| Matcher::new(&robots, agent).selection().crawl_delay(&robots);
+    /// assert_eq!(delay("msnbot").map(|d| (d.seconds(), d.line())), Some((2.0, 4)));
+    /// assert_eq!(delay("bingbot").map(|d| d.seconds()), Some(1.0));
+    /// assert_eq!(delay("anybot"), None); // the '*' line has no crawl-delay of its own
+    /// ```
+    pub fn crawl_delay(&self, robots: &Robots) -> Option<CrawlDelay> {
+        self.directives(robots)
+            .filter(|d| d.kind() == DirectiveKind::CrawlDelay)
+            .find_map(|d| {
+                let s: f64 = d.value().trim().parse().ok()?;
+                // `+ 0.0` turns -0 into 0.
+                (s.is_finite() && s >= 0.0).then_some(CrawlDelay {
+                    seconds: s + 0.0,
+                    line: d.line(),
+                })
+            })
+    }
+
+    /// The request rate that applies to this crawler: the first `request-rate` line among
+    /// [`Selection::directives`] of the form `requests/seconds` (`1/5`; the period may end in
+    /// `s`, `m` or `h`, and anything after white space, such as a time of day, is ignored).
+    /// `None` when there is none.
+    pub fn request_rate(&self, robots: &Robots) -> Option<RequestRate> {
+        self.directives(robots)
+            .filter(|d| d.kind() == DirectiveKind::RequestRate)
+            .find_map(|d| RequestRate::parse(d.value(), d.line()))
+    }
+}
+
+/// A `crawl-delay` that applies to a crawler ([`Selection::crawl_delay`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrawlDelay {
+    seconds: f64,
+    line: u32,
+}
+
+impl CrawlDelay {
+    /// The delay in seconds (finite, not negative).
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The line it is written on.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// The delay as a [`Duration`] (the longest one for a value too large to represent).
+    pub fn as_duration(&self) -> Duration {
+        Duration::try_from_secs_f64(self.seconds).unwrap_or(Duration::MAX)
+    }
+}
+
+/// A `request-rate` that applies to a crawler ([`Selection::request_rate`]): at most
+/// `requests` fetches per `seconds`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RequestRate {
+    requests: u32,
+    seconds: f64,
+    line: u32,
+}
+
+impl RequestRate {
+    fn parse(value: &str, line: u32) -> Option<RequestRate> {
+        let v = value.split_whitespace().next()?;
+        let (n, period) = v.split_once('/')?;
+        let requests: u32 = n.parse().ok()?;
+        let (num, unit) = match period.strip_suffix(['s', 'm', 'h']) {
+            Some(num) => (num, period.as_bytes()[period.len() - 1]),
+            None => (period, b's'),
+        };
+        let count: u32 = num.parse().ok()?;
+        let seconds = f64::from(count)
+            * match unit {
+                b'm' => 60.0,
+                b'h' => 3600.0,
+                _ => 1.0,
+            };
+        (requests > 0 && count > 0).then_some(RequestRate {
+            requests,
+            seconds,
+            line,
+        })
+    }
+
+    /// The number of requests allowed per period.
+    pub fn requests(&self) -> u32 {
+        self.requests
+    }
+
+    /// The period in seconds.
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The line it is written on.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
 }
 
 /// Chooses the groups of `robots` that apply to `agent`. With `merge` false only the first
@@ -246,6 +404,143 @@ mod tests {
             "facebookexternalhit"
         );
         assert_eq!(product_token("Mozilla/5.0"), "Mozilla");
+    }
+
+    #[test]
+    fn issue15_tokens_keep_digits() {
+        assert_eq!(product_token("MJ12bot"), "MJ12bot");
+        assert_eq!(product_token("AI2Bot/1.0"), "AI2Bot");
+        assert_eq!(product_token("360Spider"), "360Spider");
+        assert_eq!(product_token("jävla-fanbot"), "jävla-fanbot");
+        assert_eq!(
+            product_token("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; AI2Bot/1.0; +https://www.allenai.org/crawler)"),
+            "AI2Bot"
+        );
+        assert_eq!(
+            product_token(
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0 Safari/537.36 crawler3/2"
+            ),
+            "crawler3"
+        );
+        assert_eq!(
+            product_token("Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler)"),
+            "AI2Bot"
+        );
+        assert_eq!(
+            product_token("Mozilla/5.0 (+https://x.example/bot)"),
+            "Mozilla"
+        );
+    }
+
+    #[test]
+    fn issue15_names_with_digits_select_their_own_groups() {
+        // The issue's example: 'AI2Bot' and 'Ai2Bot-Dolma' were both cut to 'AI' and merged.
+        let r = Robots::parse(
+            b"User-agent: Ai2Bot-Dolma\nDisallow: /\n\nUser-agent: AI2Bot\nDisallow: /private/\n",
+        );
+        let s = select(&r, &Agent::new("AI2Bot"), true);
+        assert_eq!(s.kind(), &SelectionKind::Named("AI2Bot".into()));
+        assert_eq!(s.groups(), &[1]);
+        assert_eq!(select(&r, &Agent::new("Ai2Bot-Dolma"), true).groups(), &[0]);
+        assert_eq!(
+            select(&r, &Agent::new("AI"), true).kind(),
+            &SelectionKind::None
+        );
+        let mut body = String::new();
+        for i in 1..=7 {
+            body.push_str(&format!("User-agent: Rule{i}TestBot\nDisallow: /{i}\n\n"));
+        }
+        let r = Robots::parse(body.as_bytes());
+        for i in 1..=7 {
+            let s = select(&r, &Agent::new(&format!("Rule{i}TestBot")), true);
+            assert_eq!(s.groups(), &[i - 1]);
+        }
+        assert_eq!(
+            select(&r, &Agent::new("Rule"), true).kind(),
+            &SelectionKind::None
+        );
+    }
+
+    fn delay(body: &[u8], agent: Agent, merge: bool) -> Option<(f64, u32)> {
+        let r = Robots::parse(body);
+        select(&r, &agent, merge)
+            .crawl_delay(&r)
+            .map(|d| (d.seconds(), d.line()))
+    }
+
+    #[test]
+    fn issue15_crawl_delay_belongs_to_its_own_user_agent_lines() {
+        let body = b"User-agent: bingbot\nCrawl-delay: 1\nUser-agent: msnbot\nCrawl-delay: 2\n\
+                     User-agent: *\nDisallow: /login\n";
+        assert_eq!(delay(body, Agent::new("msnbot"), true), Some((2.0, 4)));
+        assert_eq!(delay(body, Agent::new("bingbot"), true), Some((1.0, 2)));
+        assert_eq!(delay(body, Agent::new("anybot"), true), None);
+        // The rules stay grouped as Google groups them: all three share 'Disallow: /login'.
+        let r = Robots::parse(body);
+        for a in ["msnbot", "bingbot", "anybot"] {
+            assert_eq!(select(&r, &Agent::new(a), true).groups(), &[0], "{a}");
+        }
+    }
+
+    #[test]
+    fn crawl_delay_follows_the_selection() {
+        let body = b"User-agent: *\nCrawl-delay: 10\nDisallow: /x\n\n\
+                     User-agent: slowbot\nCrawl-delay: soon\nCrawl-delay: -1\nCrawl-delay: 2.5\n\n\
+                     User-agent: Googlebot\nDisallow: /g\n\nUser-agent: Googlebot\nCrawl-delay: 7\n\n\
+                     User-agent: legacybot\nDisallow: /a\nUser-agent: legacybot\nCrawl-delay: 4\n";
+        assert_eq!(delay(body, Agent::new("otherbot"), true), Some((10.0, 2)));
+        assert_eq!(
+            delay(body, Agent::new("SlowBot/1.0"), true),
+            Some((2.5, 8)),
+            "invalid values are skipped"
+        );
+        // Merged groups: Googlebot's second group has its delay.
+        assert_eq!(delay(body, Agent::new("Googlebot"), true), Some((7.0, 14)));
+        // A named group without a delay still shadows '*'.
+        assert_eq!(
+            delay(
+                body,
+                Agent::new("AdsBot-Google").obeys_wildcard(false),
+                true
+            ),
+            None
+        );
+        let image = Agent::new("Googlebot-Image").with_fallback("Googlebot");
+        assert_eq!(
+            delay(body, image, true),
+            Some((7.0, 14)),
+            "the fallback's delay"
+        );
+        // Legacy: only the first group naming the crawler.
+        assert_eq!(delay(body, Agent::new("Googlebot"), false), None);
+        assert_eq!(delay(body, Agent::new("legacybot"), true), Some((4.0, 19)));
+        assert_eq!(delay(body, Agent::new("legacybot"), false), None);
+        assert_eq!(
+            delay(b"User-agent: a\nCrawl-delay: -0\n", Agent::new("a"), true),
+            Some((0.0, 2))
+        );
+        let r = Robots::parse(b"User-agent: a\nCrawl-delay: 1e400\nCrawl-delay: 1e300\n");
+        let d = select(&r, &Agent::new("a"), true)
+            .crawl_delay(&r)
+            .expect("delay");
+        assert_eq!((d.line(), d.as_duration()), (3, Duration::MAX));
+    }
+
+    #[test]
+    fn request_rate() {
+        let r = Robots::parse(
+            b"User-agent: a\nRequest-rate: x\nRequest-rate: 0/5\nRequest-rate: 3/2m 0900-1700\n\
+              User-agent: b\nRequest-rate: 1/5\nUser-agent: c\nRequest-rate: 1/1h\n",
+        );
+        let rate = |a: &str| {
+            select(&r, &Agent::new(a), true)
+                .request_rate(&r)
+                .map(|q| (q.requests(), q.seconds(), q.line()))
+        };
+        assert_eq!(rate("a"), Some((3, 120.0, 4)));
+        assert_eq!(rate("b"), Some((1, 5.0, 6)));
+        assert_eq!(rate("c"), Some((1, 3600.0, 8)));
+        assert_eq!(rate("d"), None);
     }
 
     #[test]

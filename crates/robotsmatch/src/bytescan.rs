@@ -78,7 +78,8 @@ fn first_care_sse2(s: &[u8]) -> Option<usize> {
 }
 
 /// The (separator, stop) bitmasks of the 16 bytes at `s[at..at + 16]` (`at + 16 <= s.len()`):
-/// separators are `/`, `?`, `;`; stops are `#` and the bytes for which [`needs_care`] is true.
+/// separators are `/`, `?`, `;`; stops are `#`, `\` and the bytes for which [`needs_care`] is
+/// true.
 #[inline]
 pub(crate) fn block16(s: &[u8], at: usize) -> (u32, u32) {
     #[cfg(target_arch = "x86_64")]
@@ -91,7 +92,7 @@ pub(crate) fn block16(s: &[u8], at: usize) -> (u32, u32) {
         let mut stop = 0;
         for (i, &b) in s[at..at + 16].iter().enumerate() {
             sep |= u32::from(matches!(b, b'/' | b'?' | b';')) << i;
-            stop |= u32::from(b == b'#' || needs_care(b)) << i;
+            stop |= u32::from(matches!(b, b'#' | b'\\') || needs_care(b)) << i;
         }
         (sep, stop)
     }
@@ -115,7 +116,10 @@ fn block16_sse2(s: &[u8], at: usize) -> (u32, u32) {
         let sep = _mm_or_si128(_mm_or_si128(eq(b'/'), eq(b'?')), eq(b';'));
         let low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
         let high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v);
-        let stop = _mm_or_si128(_mm_or_si128(low, high), _mm_or_si128(eq(b'%'), eq(b'#')));
+        let stop = _mm_or_si128(
+            _mm_or_si128(low, high),
+            _mm_or_si128(_mm_or_si128(eq(b'%'), eq(b'#')), eq(b'\\')),
+        );
         (
             _mm_movemask_epi8(sep) as u32,
             _mm_movemask_epi8(stop) as u32,
@@ -303,7 +307,7 @@ mod tests {
                     let (mut sep, mut stop) = (0u32, 0u32);
                     for (i, &c) in s[2..18].iter().enumerate() {
                         sep |= u32::from(matches!(c, b'/' | b'?' | b';')) << i;
-                        stop |= u32::from(c == b'#' || needs_care(c)) << i;
+                        stop |= u32::from(matches!(c, b'#' | b'\\') || needs_care(c)) << i;
                     }
                     assert_eq!(block16(&s, 2), (sep, stop), "{b:#x} {b2:#x} {pos}");
                 }

@@ -72,41 +72,20 @@ impl Origin {
     /// The origin of an absolute URL (`scheme://[user@]host[:port]/...`). `None` when the URL
     /// has no scheme or host, the port is not a number, or the scheme has no known default port
     /// and none is given.
+    ///
+    /// The scheme, host and port are those of [`crate::url::split`], the reading the matcher
+    /// takes the path from: `https://example.com\private` is the origin
+    /// `https://example.com`.
     pub fn from_url(url: &str) -> Option<Origin> {
-        let sep = url.find("://")?;
-        let scheme = &url[..sep];
-        if scheme.is_empty()
-            || !scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-            || !scheme
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
-        {
-            return None;
-        }
-        let rest = &url[sep + 3..];
-        let auth = &rest[..rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len())];
-        let auth = auth.rsplit_once('@').map_or(auth, |(_, a)| a);
-        let (host, port) = if auth.starts_with('[') {
-            let close = auth.find(']')?;
-            (&auth[..=close], auth[close + 1..].strip_prefix(':'))
-        } else {
-            match auth.rsplit_once(':') {
-                Some((h, p)) => (h, Some(p)),
-                None => (auth, None),
-            }
-        };
-        let host = host.strip_suffix('.').unwrap_or(host);
-        if host.is_empty() {
-            return None;
-        }
-        let scheme = scheme.to_ascii_lowercase();
-        let port = match port {
-            Some(p) if !p.is_empty() => p.parse().ok()?,
-            _ => Origin::default_port(&scheme)?,
+        let parts = crate::url::split(url.as_bytes());
+        let (scheme, host) = (parts.scheme()?, parts.host()?);
+        let port = match parts.port_str() {
+            Some(p) if !p.is_empty() => parts.port()?,
+            _ => parts.default_port()?,
         };
         Some(Origin {
-            scheme,
-            host: host.to_ascii_lowercase(),
+            scheme: String::from_utf8_lossy(scheme).to_ascii_lowercase(),
+            host: String::from_utf8_lossy(host).to_ascii_lowercase(),
             port,
         })
     }

@@ -2,7 +2,8 @@
 //!
 //! RFC 9309 §2.2.2 compares a rule's path with the URL's path after putting both into one
 //! percent-encoded form. This module defines that form (see [`canonicalize`]) and extracts the
-//! part of a URL that rules are matched against (see [`path_and_query`]).
+//! part of a URL that rules are matched against (see [`path_and_query`], which takes it from
+//! [`crate::url::split`]).
 //!
 //! The canonical form, applied byte by byte:
 //!
@@ -178,7 +179,10 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 /// This follows Google's `GetPathParamsQuery`: a leading `//` is skipped, `scheme://` is
 /// recognised only before the first `/`, `?` or `;`, and a result starting with `?` or `;` gets
 /// a `/` in front (`http://a.com?x` gives `/?x`). Text without any `/`, `?` or `;` after the
-/// authority gives `/`.
+/// authority gives `/`. One difference, as browsers read URLs: a `\` ends the authority, and
+/// every `\` before the query is read as `/` (`http://a.com\private` gives `/private`).
+///
+/// It is [`crate::url::split`]'s path, so it always agrees with the host that function gives.
 ///
 /// ```
 /// use robotsmatch::canon::path_and_query;
@@ -187,53 +191,20 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
 /// assert_eq!(path_and_query(b"https://example.com"), &b"/"[..]);
 /// assert_eq!(path_and_query(b"http://example.com?x=1"), &b"/?x=1"[..]);
 /// assert_eq!(path_and_query(b"/bare/path?q"), &b"/bare/path?q"[..]);
+/// assert_eq!(path_and_query(b"http://example.com\\private"), &b"/private"[..]);
 /// ```
 pub fn path_and_query(url: &[u8]) -> Cow<'_, [u8]> {
-    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
-    let rest = &url[search_start..];
-    let early_path = rest
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b';'))
-        .unwrap_or(rest.len());
-    // Google takes the first "://" if it starts before `early_path`. Its '/' would itself be
-    // an early-path byte, so such a "://" can only start at `early_path - 1`.
-    // PERF: checking those three bytes avoids a substring search per URL.
-    let after_scheme = if early_path > 0 && rest[early_path - 1..].starts_with(b"://") {
-        early_path + 2
-    } else {
-        0
-    };
-    let tail = &rest[after_scheme..];
-    let Some(path_start) = tail.iter().position(|&b| matches!(b, b'/' | b'?' | b';')) else {
-        return Cow::Borrowed(b"/");
-    };
-    // Google searches for '#' from the start of the URL (after a leading "//"), so a '#' in
-    // the authority means an empty path.
-    let hash = memchr::memchr(b'#', rest);
-    let path_start_abs = after_scheme + path_start;
-    if let Some(h) = hash {
-        if h < path_start_abs {
-            return Cow::Borrowed(b"/");
-        }
-    }
-    let end = hash.unwrap_or(rest.len());
-    let path = &rest[path_start_abs..end];
-    if path[0] == b'/' {
-        Cow::Borrowed(path)
-    } else {
-        let mut v = Vec::with_capacity(path.len() + 1);
-        v.push(b'/');
-        v.extend_from_slice(path);
-        Cow::Owned(v)
-    }
+    crate::url::split(url).path_and_query()
 }
 
 /// Where [`path_and_query`] of a URL is, and the first byte of it that canonicalisation
-/// changes: found in one pass over the URL (see [`crate::bytescan::classify`]).
+/// changes: found in one pass over the URL (see [`crate::bytescan::block16`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Located {
     /// The path is `/` (no path, or a `#` before it).
     Root,
+    /// The URL holds a `\` before its fragment: [`crate::url::split`] reads it (rare).
+    Slow,
     /// The path is `url[start..end]`, with a `/` in front when `slash`; `change` is the index in
     /// `url` of its first byte that canonicalisation changes.
     Span {
@@ -245,7 +216,8 @@ enum Located {
 }
 
 /// Finds [`path_and_query`] of `url` and its first byte to canonicalise, with the same rules,
-/// 16 bytes at a time (see [`crate::bytescan::block16`]).
+/// 16 bytes at a time (see [`crate::bytescan::block16`]). A URL with a `\` before its
+/// fragment is left to [`crate::url::split`], which reads `\` as browsers do.
 #[inline]
 fn locate(url: &[u8]) -> Located {
     let skip = if url.starts_with(b"//") { 2 } else { 0 };
@@ -274,7 +246,8 @@ fn locate(url: &[u8]) -> Located {
             let mut stop = 0;
             for (i, &b) in rest[done..].iter().enumerate() {
                 sep |= u32::from(matches!(b, b'/' | b'?' | b';')) << (done + i);
-                stop |= u32::from(b == b'#' || crate::bytescan::needs_care(b)) << (done + i);
+                stop |= u32::from(matches!(b, b'#' | b'\\') || crate::bytescan::needs_care(b))
+                    << (done + i);
             }
             (0, (sep, stop))
         };
@@ -303,6 +276,9 @@ fn locate(url: &[u8]) -> Located {
             if rest[p] == b'#' {
                 hash = Some(p);
                 break;
+            }
+            if rest[p] == b'\\' {
+                return Located::Slow;
             }
             if phase < 2 || change.is_some() || (phase == 2 && p < path_start) {
                 continue;
@@ -344,6 +320,7 @@ fn locate(url: &[u8]) -> Located {
 pub fn canonical_path(url: &[u8]) -> Cow<'_, [u8]> {
     match locate(url) {
         Located::Root => Cow::Borrowed(b"/"),
+        Located::Slow => crate::url::split(url).canonical_path(),
         Located::Span {
             start,
             end,
@@ -392,6 +369,7 @@ fn write_canonical(
 pub fn with_canonical_path<R>(url: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
     match locate(url) {
         Located::Root => f(b"/"),
+        Located::Slow => f(&crate::url::split(url).canonical_path()),
         Located::Span {
             start,
             end,

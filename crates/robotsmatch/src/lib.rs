@@ -20,7 +20,9 @@
 //! - [`parse`]: any bytes to [`Robots`] (groups, rules with line numbers, sitemaps, other
 //!   directives, warnings). Never fails.
 //! - [`agent`]: the product token of a crawler and the groups that apply to it.
-//! - [`canon`]: the canonical percent-encoding of patterns and paths; path extraction.
+//! - [`url`]: one pass over a URL gives its scheme, host, port and the path and query that
+//!   rules are matched against, so host and path always agree.
+//! - [`canon`]: the canonical percent-encoding of patterns and paths.
 //! - [`profile`]: the matching choices of `google` (default) and `legacy`.
 //! - `compile` (internal): the compact canonical form of a crawler's rules (the cold tier)
 //!   and the automata built from it once a matcher proves hot; the one-pass decision.
@@ -49,8 +51,9 @@ pub mod parse;
 pub mod profile;
 pub mod reference;
 mod scan;
+pub mod url;
 
-pub use agent::{Agent, Selection, SelectionKind};
+pub use agent::{Agent, CrawlDelay, RequestRate, Selection, SelectionKind};
 pub use compile::{Engine, EngineChoice, Tier};
 pub use matcher::{Cache, Decision, Explanation, Matcher, MatcherBuilder};
 pub use parse::{ParseConfig, Robots, Rule, RuleKind, RuleRef, Warning, WarningKind};

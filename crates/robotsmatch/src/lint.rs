@@ -141,6 +141,11 @@ pub const CODES: &[(&str, Severity, &str)] = &[
         "'*' inside a user-agent name is not a wildcard",
     ),
     (
+        "google-cuts-user-agent",
+        Severity::Warning,
+        "Google's parser cuts the name at a digit or other character and so applies the group to another crawler",
+    ),
+    (
         "no-leading-slash",
         Severity::Error,
         "a pattern that starts with neither '/' nor '*' never matches",
@@ -300,6 +305,7 @@ pub fn lint_robots(body: &[u8], robots: &Robots) -> Vec<Finding> {
         );
     }
     user_agents(robots, &mut out);
+    google_cuts(robots, &mut out);
     directives(robots, &mut out);
     for group in robots.groups() {
         for rule in group.rules() {
@@ -466,7 +472,7 @@ fn warnings(robots: &Robots, lines: &[&[u8]], out: &mut Out) {
                 n,
                 "user-agent-no-token",
                 format!(
-                    "user-agent '{value}' does not start with a product token (letters, '-', '_'): it matches no crawler"
+                    "user-agent '{value}' does not start with a product token (it starts with '/', ';', '(', ')' or '*'): it matches no crawler"
                 ),
                 "name the crawler by its product token, for example 'User-agent: Googlebot', or use '*' alone"
                     .into(),
@@ -502,6 +508,51 @@ fn user_agents(robots: &Robots, out: &mut Out) {
                 );
             }
         }
+    }
+}
+
+/// A user-agent name that Google's parser cuts (at the first character other than a letter,
+/// `-` or `_`) to the name of another crawler: Google's crawlers then obey the group under
+/// that name, where robotsmatch reads the whole name (`Googlebot2` is not `Googlebot`).
+/// Reported when the cut name is a catalog crawler's or another user-agent line's name.
+fn google_cuts(robots: &Robots, out: &mut Out) {
+    let agents: Vec<&crate::parse::UserAgent> = robots
+        .groups()
+        .iter()
+        .flat_map(|g| g.agents())
+        .filter(|a| !a.is_wildcard() && !a.token().is_empty())
+        .collect();
+    for a in &agents {
+        let cut = a.google_token();
+        if cut.is_empty() || cut.eq_ignore_ascii_case(a.token()) {
+            continue;
+        }
+        let elsewhere = agents.iter().find(|b| b.token().eq_ignore_ascii_case(cut));
+        let known = crate::catalog::crawlers()
+            .iter()
+            .find(|c| c.token.eq_ignore_ascii_case(cut));
+        let (name, related) = match (elsewhere, known) {
+            (Some(b), _) => (b.token(), vec![b.line()]),
+            (None, Some(c)) => (c.token, Vec::new()),
+            (None, None) => continue,
+        };
+        let named = match elsewhere {
+            Some(b) => format!(", the crawler line {} names", b.line()),
+            None => String::new(),
+        };
+        out.push_related(
+            a.line(),
+            "google-cuts-user-agent",
+            format!(
+                "Google's parser reads 'User-agent: {}' as '{name}' (it stops at the first character that is not a letter, '-' or '_'), so {name}{named} obeys this group at Google; robotsmatch reads the whole name '{}'",
+                a.value(),
+                a.token()
+            ),
+            format!(
+                "if the group is meant for {name}, write 'User-agent: {name}'; if not, make sure its rules suit {name} too"
+            ),
+            related,
+        );
     }
 }
 
@@ -1277,6 +1328,38 @@ mod tests {
             vec![(1, "star-in-user-agent")]
         );
         assert!(!has("User-agent: * \nDisallow: /b\n", "star-in-user-agent"));
+    }
+
+    #[test]
+    fn issue15_google_cuts_user_agent() {
+        // Google reads 'Googlebot2' as 'Googlebot', a catalog crawler.
+        let f = lint(b"User-agent: Googlebot2\nDisallow: /b\n");
+        assert_eq!((f[0].line, f[0].code), (1, "google-cuts-user-agent"));
+        assert_eq!(
+            f[0].message,
+            "Google's parser reads 'User-agent: Googlebot2' as 'Googlebot' (it stops at the first character that is not a letter, '-' or '_'), so Googlebot obeys this group at Google; robotsmatch reads the whole name 'Googlebot2'"
+        );
+        // ... or the name of another line of the file.
+        let f =
+            lint(b"User-agent: fetcher\nDisallow: /a\n\nUser-agent: fetcher2.0\nDisallow: /b\n");
+        assert_eq!(
+            (f[0].line, f[0].code, &f[0].related),
+            (4, "google-cuts-user-agent", &vec![1])
+        );
+        // Names that Google cuts to nothing known are not reported, nor whole names.
+        for body in [
+            "User-agent: MJ12bot\nDisallow: /\n",
+            "User-agent: 360Spider\nDisallow: /\n",
+            "User-agent: AI2Bot\nDisallow: /\n\nUser-agent: Ai2Bot-Dolma\nDisallow: /\n",
+            "User-agent: Googlebot/2.1\nDisallow: /\n",
+        ] {
+            assert!(!has(body, "google-cuts-user-agent"), "{body}");
+        }
+        // Distinct names Google would merge are no split group for robotsmatch.
+        assert!(!has(
+            "User-agent: Rule1TestBot\nDisallow: /1\n\nUser-agent: Rule2TestBot\nDisallow: /2\n",
+            "split-group"
+        ));
     }
 
     #[test]

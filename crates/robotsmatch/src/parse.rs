@@ -9,6 +9,13 @@
 //! rules form a group; a `user-agent` line after a rule starts the next group; `sitemap` and
 //! unknown lines neither end a group nor start one; rules before the first `user-agent` belong
 //! to no group and are ignored.
+//!
+//! Per-crawler data is not grouped that way: a `crawl-delay` or `request-rate` line (any line
+//! kept as a [`Directive`]) belongs to the `user-agent` lines directly above it, the last run
+//! of consecutive `user-agent` lines before it ([`Directive::user_agents`]). In
+//! `User-agent: bingbot` / `Crawl-delay: 1` / `User-agent: msnbot` / `Crawl-delay: 2` /
+//! `User-agent: *` / `Disallow: /x` the three lines form one group for the rules, but the
+//! delay 1 is bingbot's, 2 is msnbot's, and `*` has none.
 #![forbid(unsafe_code)]
 
 use std::fmt;
@@ -232,11 +239,27 @@ impl UserAgent {
         &self.value
     }
 
-    /// The product token that is compared with the crawler's: the leading run of letters,
-    /// `-` and `_` (`Googlebot/2.1` gives `Googlebot`). Empty for `*` and for values that do
-    /// not start with a token character.
+    /// The product token that is compared with the crawler's: the value up to the first white
+    /// space, `/`, `;`, `(`, `)` or `*` (`Googlebot/2.1` gives `Googlebot`; `MJ12bot`,
+    /// `AI2Bot` and `360Spider` stay whole). Empty for `*` and for values that start with one
+    /// of those characters.
+    ///
+    /// Google's library reads less: the leading run of letters, `-` and `_`, so that
+    /// `MJ12bot` is `MJ` there ([`UserAgent::google_token`]).
     pub fn token(&self) -> &str {
         &self.token
+    }
+
+    /// The token Google's library compares instead: the leading run of ASCII letters, `-` and
+    /// `_` (`MJ12bot` gives `MJ`, `Mail.RU_Bot` gives `Mail`, `360Spider` gives nothing). Used
+    /// to explain where Google reads a file differently.
+    pub fn google_token(&self) -> &str {
+        let n = google_token(self.value.as_bytes()).len();
+        if self.wildcard {
+            ""
+        } else {
+            &self.value[..n]
+        }
     }
 
     /// True for `*` (alone, or followed by white space).
@@ -325,6 +348,8 @@ pub struct Directive {
     value: String,
     line: u32,
     group: Option<usize>,
+    /// `user-agent` lines this line belongs to, as indices into the group's agents.
+    agents: (usize, usize),
 }
 
 impl Directive {
@@ -351,6 +376,30 @@ impl Directive {
     /// The index (into [`Robots::groups`]) of the group the line appeared in, if any.
     pub fn group(&self) -> Option<usize> {
         self.group
+    }
+
+    /// The `user-agent` lines the line belongs to: the run of consecutive `user-agent` lines
+    /// directly above it (blank lines and comments between them do not count; any other line
+    /// ends the run). Empty for a line before any `user-agent` line.
+    ///
+    /// ```
+    /// use robotsmatch::Robots;
+    ///
+    /// let robots = Robots::parse(
+    ///     b"User-agent: bingbot\nCrawl-delay: 1\nUser-agent: msnbot\nCrawl-delay: 2\n\
+    ///       User-agent: *\nDisallow: /login\n",
+    /// );
+    /// assert_eq!(robots.groups().len(), 1); // one group for the rules, as Google groups them
+    /// let delays = robots.directives();
+    /// assert_eq!(delays[0].user_agents(&robots)[0].value(), "bingbot");
+    /// assert_eq!(delays[1].user_agents(&robots)[0].value(), "msnbot");
+    /// assert_eq!(delays[1].user_agents(&robots).len(), 1);
+    /// ```
+    pub fn user_agents<'r>(&self, robots: &'r Robots) -> &'r [UserAgent] {
+        match self.group.and_then(|g| robots.groups.get(g)) {
+            Some(g) => g.agents.get(self.agents.0..self.agents.1).unwrap_or(&[]),
+            None => &[],
+        }
     }
 }
 
@@ -418,8 +467,8 @@ pub enum WarningKind {
         /// The file's size in bytes.
         size: usize,
     },
-    /// A `user-agent` value that has no product token (for example `*bot` or `/bot`): it
-    /// matches no crawler.
+    /// A `user-agent` value that has no product token (it starts with `/`, `;`, `(`, `)` or
+    /// `*`, for example `*bot` or `/bot`): it matches no crawler.
     NoProductToken {
         /// The value as written.
         value: String,
@@ -450,7 +499,7 @@ impl fmt::Display for WarningKind {
             ),
             WarningKind::NoProductToken { value } => write!(
                 f,
-                "user-agent '{value}' has no product token (letters, '-', '_'); it matches no crawler"
+                "user-agent '{value}' has no product token (it starts with '/', ';', '(', ')' or '*'); it matches no crawler"
             ),
         }
     }
@@ -607,8 +656,22 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
-/// The product token at the start of a `user-agent` value: letters, `-` and `_`.
+/// The product token at the start of a `user-agent` value or a crawler's name: everything
+/// up to the first white space, `/`, `;`, `(`, `)` or `*` (issue 15: `MJ12bot`, `AI2Bot`
+/// and `360Spider` are whole names, never cut down to a prefix). A `*` ends it because it is
+/// never part of a crawler's name: `Mediapartners-Google*` names `Mediapartners-Google`, as
+/// Google reads it.
 pub(crate) fn leading_token(value: &[u8]) -> &[u8] {
+    let end = value
+        .iter()
+        .position(|&b| is_space(b) || matches!(b, b'/' | b';' | b'(' | b')' | b'*'))
+        .unwrap_or(value.len());
+    &value[..end]
+}
+
+/// The token Google's library reads at the start of a `user-agent` value: the leading run of
+/// ASCII letters, `-` and `_`.
+pub(crate) fn google_token(value: &[u8]) -> &[u8] {
     let end = value
         .iter()
         .position(|&b| !(b.is_ascii_alphabetic() || b == b'-' || b == b'_'))
@@ -949,6 +1012,11 @@ struct Parser<'c> {
     robots: Robots,
     /// True after a rule line: the next `user-agent` line starts a new group.
     after_rule: bool,
+    /// True when the last line with content was a `user-agent` line: the next one continues
+    /// its run.
+    agent_run: bool,
+    /// Where the current run of `user-agent` lines starts in the last group's agents.
+    run_start: usize,
 }
 
 impl<'c> Parser<'c> {
@@ -957,6 +1025,8 @@ impl<'c> Parser<'c> {
             config,
             robots: Robots::default(),
             after_rule: false,
+            agent_run: false,
+            run_start: 0,
         }
     }
 
@@ -996,6 +1066,11 @@ impl<'c> Parser<'c> {
         if parts.nul {
             self.warn(n, WarningKind::NulByte);
         }
+        if let Content::Blank = parts.content {
+            return;
+        }
+        // Any line with content other than `user-agent` ends a run of `user-agent` lines.
+        let continues_run = std::mem::replace(&mut self.agent_run, false);
         let (kind, key, canonical, value, had_colon) = match parts.content {
             Content::Blank => return,
             Content::Unparsable => {
@@ -1023,7 +1098,7 @@ impl<'c> Parser<'c> {
             );
         }
         match kind {
-            Key::UserAgent => self.user_agent(n, value),
+            Key::UserAgent => self.user_agent(n, value, continues_run),
             Key::Rule(kind) => self.rule(n, kind, value),
             Key::Sitemap => self.robots.sitemaps.push(Sitemap {
                 url: lossy(value),
@@ -1034,21 +1109,31 @@ impl<'c> Parser<'c> {
                     self.warn(n, WarningKind::UnknownKey { key: lossy(key) });
                 }
                 let group = self.robots.groups.len().checked_sub(1);
+                let agents = self
+                    .robots
+                    .groups
+                    .last()
+                    .map_or((0, 0), |g| (self.run_start, g.agents.len()));
                 self.robots.directives.push(Directive {
                     kind,
                     key: lossy(key),
                     value: lossy(value),
                     line: n,
                     group,
+                    agents,
                 });
             }
         }
     }
 
-    fn user_agent(&mut self, n: u32, value: &[u8]) {
+    fn user_agent(&mut self, n: u32, value: &[u8], continues_run: bool) {
         if self.robots.groups.is_empty() || self.after_rule {
             self.robots.groups.push(Group::default());
             self.after_rule = false;
+        }
+        self.agent_run = true;
+        if !continues_run {
+            self.run_start = self.robots.groups.last().map_or(0, |g| g.agents.len());
         }
         let (wildcard, token) = user_agent_token(value);
         if !wildcard && token.is_empty() {
@@ -1248,6 +1333,90 @@ mod tests {
             }
             assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&body));
         }
+    }
+
+    #[test]
+    fn issue15_tokens_are_whole_names() {
+        let r = Robots::parse(
+            "User-agent: MJ12bot\nUser-agent: AI2Bot\nUser-agent: 360Spider\n\
+             User-agent: jävla-fanbot\nUser-agent: Mediapartners-Google*\n\
+             User-agent: Googlebot/2.1 (+http://x)\nUser-agent: Mail.RU_Bot;x\n\
+             User-agent: crawler3(beta)\nDisallow: /\n"
+                .as_bytes(),
+        );
+        let a = r.groups()[0].agents();
+        let tokens: Vec<&str> = a.iter().map(|a| a.token()).collect();
+        assert_eq!(
+            tokens,
+            [
+                "MJ12bot",
+                "AI2Bot",
+                "360Spider",
+                "jävla-fanbot",
+                "Mediapartners-Google",
+                "Googlebot",
+                "Mail.RU_Bot",
+                "crawler3"
+            ]
+        );
+        let google: Vec<&str> = a.iter().map(|a| a.google_token()).collect();
+        assert_eq!(
+            google,
+            [
+                "MJ",
+                "AI",
+                "",
+                "j",
+                "Mediapartners-Google",
+                "Googlebot",
+                "Mail",
+                "crawler"
+            ]
+        );
+        assert!(r.warnings().is_empty(), "{:?}", r.warnings());
+        assert!(r.groups()[0].names("mj12BOT"));
+        assert!(
+            !r.groups()[0].names("MJ"),
+            "no match through a cut-down prefix"
+        );
+        assert!(!r.groups()[0].names("crawler"));
+    }
+
+    #[test]
+    fn issue15_directives_belong_to_the_user_agent_lines_above() {
+        let r = Robots::parse(
+            b"Crawl-delay: 9\nUser-agent: bingbot\nCrawl-delay: 1\nRequest-rate: 1/5\n\
+              User-agent: msnbot\n\n# comment\nUser-agent: slurp\nCrawl-delay: 2\n\
+              User-agent: *\nDisallow: /login\nCrawl-delay: 3\nUser-agent: a\nSitemap: /s\n\
+              User-agent: b\nHost: x\n",
+        );
+        assert_eq!(r.groups().len(), 2);
+        let who = |i: usize| -> Vec<&str> {
+            r.directives()[i]
+                .user_agents(&r)
+                .iter()
+                .map(|a| a.value())
+                .collect()
+        };
+        assert_eq!(who(0), Vec::<&str>::new(), "before any user-agent line");
+        assert_eq!(who(1), ["bingbot"]);
+        assert_eq!(
+            who(2),
+            ["bingbot"],
+            "a directive does not end the run above it"
+        );
+        assert_eq!(
+            who(3),
+            ["msnbot", "slurp"],
+            "blank lines and comments do not end it"
+        );
+        assert_eq!(who(4), ["*"], "rules do not end it either");
+        assert_eq!(
+            who(5),
+            ["b"],
+            "a sitemap line between user-agent lines ends it"
+        );
+        assert_eq!(r.directives()[5].group(), Some(1));
     }
 
     #[test]

@@ -41,6 +41,17 @@ struct Case {
     escaped: bool,
     #[serde(default, rename = "oracle-differs")]
     oracle_differs: Option<String>,
+    /// The crawl-delay that applies to the crawler (seconds, or "none"); robotsmatch's answer
+    /// only: Google ignores crawl-delay.
+    #[serde(default, rename = "crawl-delay")]
+    crawl_delay: Option<DelaySpec>,
+}
+
+#[derive(Deserialize, Clone, Debug)]
+#[serde(untagged)]
+enum DelaySpec {
+    Seconds(f64),
+    None(String),
 }
 
 #[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,6 +258,24 @@ fn run_case(id: &str, case: &Case, oracle: &mut Option<Oracle>) -> Vec<String> {
                             got.map(|r| format!("line {} {}", r.line(), r))
                         ));
                     }
+                }
+            }
+            if let Some(spec) = &case.crawl_delay {
+                let got = m.selection().crawl_delay(&parsed).map(|d| d.seconds());
+                let want = match spec {
+                    DelaySpec::Seconds(s) => Some(*s),
+                    DelaySpec::None(s) if s == "none" => None,
+                    DelaySpec::None(s) => {
+                        fails.push(format!(
+                            "{id}: crawl-delay must be a number or \"none\", not {s:?}"
+                        ));
+                        None
+                    }
+                };
+                if got != want {
+                    fails.push(format!(
+                        "{id} [{label}, {engine_name}]: crawl-delay {got:?}, want {want:?}"
+                    ));
                 }
             }
             let canonical = robotsmatch::canon::canonical_path(&url);

@@ -5,3 +5,4 @@ mod corpus;
 mod oracle;
 mod prop;
 mod tiers;
+mod url;

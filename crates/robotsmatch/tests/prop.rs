@@ -348,3 +348,46 @@ fn selective_scan_equals_full_parse_on_the_sample_files() {
     }
     assert!(n > 100, "only {n} sample files");
 }
+/// A crawler name: what a product token may hold besides letters (digits, `-`, `_`, `.`).
+fn crawler_name() -> impl Strategy<Value = String> {
+    "[A-Za-z0-9][A-Za-z0-9_.-]{0,9}"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Issue 15: a name and the same name with a suffix of digits or letters never select each
+    /// other's groups (`MJ12bot` is not `MJ`, `crawler3` is not `crawler`), whatever the order
+    /// of the groups and the case of the names, and neither inherits the other's crawl-delay.
+    #[test]
+    fn a_name_and_its_suffixed_name_never_share_groups(
+        name in crawler_name(),
+        suffix in "[A-Za-z0-9]{1,4}",
+        longer_first in any::<bool>(),
+        upper in any::<bool>(),
+    ) {
+        let long = format!("{name}{suffix}");
+        let written = |s: &str| if upper { s.to_ascii_uppercase() } else { s.to_string() };
+        let short_group = format!("User-agent: {}\nCrawl-delay: 1\nDisallow: /short\n\n", written(&name));
+        let long_group = format!("User-agent: {}/2.0\nCrawl-delay: 2\nDisallow: /long\n\n", written(&long));
+        let body = if longer_first {
+            format!("{long_group}{short_group}User-agent: *\nDisallow: /star\n")
+        } else {
+            format!("{short_group}{long_group}User-agent: *\nDisallow: /star\n")
+        };
+        let robots = Robots::parse(body.as_bytes());
+        for (me, mine, other, delay) in [(&name, "/short", "/long", 1.0), (&long, "/long", "/short", 2.0)] {
+            for agent in [me.clone(), format!("{me}/1.0"), format!("Mozilla/5.0 (compatible; {me}/1.0; +https://x.example/bot)")] {
+                let m = Matcher::new(&robots, agent.as_str());
+                prop_assert_eq!(m.agent().token(), me.as_str(), "token of {:?}", agent);
+                prop_assert_eq!(m.selection().groups().len(), 1, "{:?} in\n{}", agent, body);
+                let d = m.decide(format!("https://example.com{mine}/x"));
+                prop_assert!(!d.is_allowed(), "{:?} must obey its own group\n{}", agent, body);
+                prop_assert!(m.decide(format!("https://example.com{other}/x")).is_allowed(),
+                    "{:?} must not obey the other name's group\n{}", agent, body);
+                prop_assert!(m.decide("https://example.com/star").is_allowed(), "a named group shadows '*'");
+                prop_assert_eq!(m.selection().crawl_delay(&robots).map(|d| d.seconds()), Some(delay));
+            }
+        }
+    }
+}
