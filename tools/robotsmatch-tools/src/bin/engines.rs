@@ -68,21 +68,33 @@ fn main() -> anyhow::Result<()> {
         ("auto-hot", MatcherBuilder::new().tier(Tier::Hot)),
         ("tree", MatcherBuilder::new().engine(EngineChoice::Tree)),
         ("split", MatcherBuilder::new().engine(EngineChoice::Split)),
+        ("lazy", MatcherBuilder::new().engine(EngineChoice::Lazy)),
     ];
     // Per config: build seconds, decide seconds, decisions; per size class too.
     let mut build = vec![0f64; configs.len()];
     let mut decide = vec![0f64; configs.len()];
     let mut n = 0usize;
-    let mut by_size: Vec<[f64; 8]> = vec![[0.0; 8]; 6];
+    let mut by_size: Vec<[f64; 10]> = vec![[0.0; 10]; 6];
+    let mut by_wild: Vec<[f64; 10]> = vec![[0.0; 10]; 5];
+    let mut wild_paths = [0usize; 5];
     let mut patterns_total = 0usize;
+    // (tree decide - split decide, file index, patterns, wildcards) for files with 33+ wildcards.
+    let mut worst: Vec<(f64, usize, usize, usize)> = Vec::new();
     // Cold work units (patterns checked + 16 per decision, as the matcher counts them).
     let mut units = 0f64;
-    for body in &bodies {
+    for (bi, body) in bodies.iter().enumerate() {
         let robots = Robots::parse(body);
         let probe = MatcherBuilder::new()
             .tier(Tier::Cold)
             .build(&robots, agent.as_str());
-        let (pats, _) = probe.pattern_counts();
+        let (pats, wild) = probe.pattern_counts();
+        let wclass = match wild {
+            0 => 0,
+            1..=4 => 1,
+            5..=32 if pats <= 128 => 2,
+            5..=32 => 3,
+            _ => 4,
+        };
         if pats <= 8 {
             continue;
         }
@@ -90,8 +102,11 @@ fn main() -> anyhow::Result<()> {
         let paths = derived(&probe);
         n += paths.len();
         units += (paths.len() * (pats + 16)) as f64;
+        let _ = bi;
+        wild_paths[wclass] += paths.len();
         let class = (pats as f64).log10().floor() as usize;
         let mut answers: Option<Vec<bool>> = None;
+        let mut file_decide = vec![0f64; configs.len()];
         for (i, (_, b)) in configs.iter().enumerate() {
             let t = Instant::now();
             let m = b.build(&robots, agent.as_str());
@@ -113,9 +128,24 @@ fn main() -> anyhow::Result<()> {
             }
             build[i] += bt;
             decide[i] += dt;
+            file_decide[i] = dt;
             by_size[class.min(5)][2 * i] += bt;
             by_size[class.min(5)][2 * i + 1] += dt;
+            by_wild[wclass][2 * i] += bt;
+            by_wild[wclass][2 * i + 1] += dt;
         }
+        if wild > 32 {
+            worst.push((file_decide[2] - file_decide[3], bi, pats, wild));
+        }
+    }
+    worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (d, i, p, w) in worst.iter().take(8) {
+        let first =
+            String::from_utf8_lossy(&bodies[*i][..bodies[*i].len().min(60)]).replace('\n', " ");
+        println!(
+            "tree slower by {:.1} ms: body {i}, {p} patterns, {w} wildcards: {first}",
+            d * 1e3
+        );
     }
     println!(
         "{} distinct bodies; those with more than 8 patterns: {} patterns, {} derived paths",
@@ -144,6 +174,31 @@ fn main() -> anyhow::Result<()> {
             .map(|i| format!("{:.3}/{:.3}", row[2 * i], row[2 * i + 1]))
             .collect();
         println!("10^{k}: {}", cells.join("  "));
+    }
+    println!("\nby wildcard patterns: build ms / decide ns per path, per engine");
+    for (k, row) in by_wild.iter().enumerate() {
+        let cells: Vec<String> = (0..configs.len())
+            .map(|i| {
+                format!(
+                    "{}: {:.0}/{:.0}",
+                    configs[i].0,
+                    row[2 * i] * 1e3,
+                    row[2 * i + 1] * 1e9 / wild_paths[k].max(1) as f64
+                )
+            })
+            .collect();
+        println!(
+            "{} ({} paths): {}",
+            [
+                "0",
+                "1-4",
+                "5-32 (<= 128 patterns)",
+                "5-32 (more patterns)",
+                "33+"
+            ][k],
+            wild_paths[k],
+            cells.join("  ")
+        );
     }
     Ok(())
 }

@@ -49,12 +49,14 @@ fn main() -> anyhow::Result<()> {
     }
     let mean_len = urls.iter().map(|u| u.len()).sum::<usize>() as f64 / urls.len() as f64;
     println!(
-        "{} URLs (mean {:.0} bytes), {} allowed; engine {}; compile {:.1?}; best of {rounds}: {:.1} ns/URL, {:.2} M URLs/s",
+        "{} URLs (mean {:.0} bytes), {} allowed; engine {}; compile {:.1?}; memory {} + cache {} bytes; best of {rounds}: {:.1} ns/URL, {:.2} M URLs/s",
         urls.len(),
         mean_len,
         allowed,
         m.engine().as_str(),
         compile,
+        m.memory_usage(),
+        cache.memory_usage(),
         best * 1e9 / urls.len() as f64,
         urls.len() as f64 / best / 1e6
     );
