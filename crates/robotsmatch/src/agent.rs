@@ -70,8 +70,12 @@ const GENERIC_PRODUCTS: &[&str] = &[
 /// ```
 pub fn product_token(agent: &str) -> &str {
     let s = agent.trim();
-    let lower = s.to_ascii_lowercase();
-    if let Some(i) = lower.find("compatible") {
+    // PERF: no allocation (a crawler's one-shot question builds an `Agent` every time).
+    let compatible = s
+        .as_bytes()
+        .windows("compatible".len())
+        .position(|w| w.eq_ignore_ascii_case(b"compatible"));
+    if let Some(i) = compatible {
         let after = &s[i + "compatible".len()..];
         if let Some(rest) = after.strip_prefix([';', ')']) {
             let tok = token_str(rest.trim_start());
