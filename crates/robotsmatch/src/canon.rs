@@ -136,7 +136,7 @@ fn first_change(input: &[u8]) -> Option<usize> {
 }
 
 /// Canonicalises `input[start..]`, appending to `out`.
-fn canonicalize_from(input: &[u8], start: usize, out: &mut Vec<u8>) {
+fn canonicalize_from(input: &[u8], start: usize, out: &mut impl Out) {
     let mut i = start;
     while i < input.len() {
         let b = input[i];
@@ -167,9 +167,49 @@ fn canonicalize_from(input: &[u8], start: usize, out: &mut Vec<u8>) {
     }
 }
 
+/// Where canonical bytes are written: a `Vec`, or a buffer on the stack.
+trait Out {
+    fn push(&mut self, b: u8);
+    fn extend_from_slice(&mut self, s: &[u8]);
+}
+
+impl Out for Vec<u8> {
+    #[inline]
+    fn push(&mut self, b: u8) {
+        Vec::push(self, b);
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, s: &[u8]) {
+        Vec::extend_from_slice(self, s);
+    }
+}
+
+/// A buffer on the stack for a canonical path of up to [`STACK_PATH`] bytes.
+struct StackPath {
+    buf: [u8; STACK_PATH],
+    len: usize,
+}
+
+/// The longest canonical path written on the stack (canonicalisation at most triples a
+/// path, plus the `/` it may put in front).
+const STACK_PATH: usize = 384;
+
+impl Out for StackPath {
+    #[inline]
+    fn push(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, s: &[u8]) {
+        self.buf[self.len..self.len + s.len()].copy_from_slice(s);
+        self.len += s.len();
+    }
+}
+
 /// Appends `%XX` (upper-case hex) for `b`.
 #[inline]
-fn push_escape(out: &mut Vec<u8>, b: u8) {
+fn push_escape(out: &mut impl Out, b: u8) {
     out.extend_from_slice(percent_encoding::percent_encode_byte(b).as_bytes());
 }
 
@@ -347,7 +387,7 @@ fn write_canonical(
     end: usize,
     slash: bool,
     change: Option<usize>,
-    out: &mut Vec<u8>,
+    out: &mut impl Out,
 ) {
     if slash {
         out.push(b'/');
@@ -364,7 +404,7 @@ fn write_canonical(
 
 /// Calls `f` with the canonical path of `url` (see [`canonical_path`]) without allocating
 /// for paths that are already canonical or short: a path that needs a change is written into a
-/// buffer on the stack (or, when long, on the heap).
+/// buffer on the stack (or, when it could be longer than 384 bytes, on the heap).
 #[inline]
 pub fn with_canonical_path<R>(url: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
     match locate(url) {
@@ -382,9 +422,20 @@ pub fn with_canonical_path<R>(url: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
             slash,
             change,
         } => {
-            let mut out = Vec::with_capacity(end - start + 32);
-            write_canonical(url, start, end, slash, change, &mut out);
-            f(&out)
+            // PERF: a path that needs a change is written on the stack when short enough
+            // (paths full of lower-case escapes made this an allocation per URL).
+            if (end - start) * 3 < STACK_PATH {
+                let mut out = StackPath {
+                    buf: [0; STACK_PATH],
+                    len: 0,
+                };
+                write_canonical(url, start, end, slash, change, &mut out);
+                f(&out.buf[..out.len])
+            } else {
+                let mut out = Vec::with_capacity((end - start) * 3 + 1);
+                write_canonical(url, start, end, slash, change, &mut out);
+                f(&out)
+            }
         }
     }
 }

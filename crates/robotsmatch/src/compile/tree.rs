@@ -38,7 +38,7 @@ struct Node {
     /// first byte selects the node among its siblings.
     label: u64,
     /// Up to 8 children: their first bytes, little-endian, padded with the first one. More:
-    /// the index of the node's table in `wide`.
+    /// the index of the set of their first bytes in `wide`.
     child_bytes: u64,
     /// Where the label's bytes after the eighth are in `labels`.
     label_rest: u32,
@@ -72,7 +72,7 @@ fn load8(s: &[u8]) -> u64 {
 impl Node {
     /// The position among the node's children of the child whose label starts with `b`.
     #[inline]
-    fn child(&self, b: u8, wide: &[[u16; 256]]) -> Option<usize> {
+    fn child(&self, b: u8, wide: &[[u64; 4]]) -> Option<usize> {
         if self.child_len <= 8 {
             // The lowest byte of `x` that is zero is the first child byte equal to `b` (the
             // zero-byte test can only err on bytes above a true zero).
@@ -81,10 +81,15 @@ impl Node {
             let i = (z.trailing_zeros() / 8) as usize;
             (z != 0 && i < self.child_len as usize).then_some(i)
         } else {
-            match wide[self.child_bytes as usize][b as usize] {
-                0 => None,
-                i => Some(i as usize - 1),
+            // The children's first bytes as a 256-bit set; the child's position is the number
+            // of set bits below `b` (children are in byte order).
+            let set = &wide[self.child_bytes as usize];
+            let (word, bit) = ((b >> 6) as usize, b & 63);
+            if set[word] & (1 << bit) == 0 {
+                return None;
             }
+            let below: u32 = set[..word].iter().map(|w| w.count_ones()).sum();
+            Some((below + (set[word] & ((1 << bit) - 1)).count_ones()) as usize)
         }
     }
 }
@@ -271,8 +276,8 @@ impl Multi {
 #[derive(Clone, Debug)]
 pub(crate) struct Tree {
     nodes: Vec<Node>,
-    /// Child tables of the nodes with more than 8 children: byte to position + 1 (0: none).
-    wide: Vec<[u16; 256]>,
+    /// The first bytes of the children of nodes with more than 8 children, as 256-bit sets.
+    wide: Vec<[u64; 4]>,
     /// Label bytes after the eighth.
     labels: Vec<u8>,
     /// Per node with keys: open Allow, open Disallow, `$` Allow, `$` Disallow.
@@ -525,9 +530,19 @@ impl Tree {
             };
             let wide: Vec<u32> = children.iter().copied().filter(|&c| searched(c)).collect();
             if wide.len() > WIDE_CHILDREN {
-                for c in wide {
-                    pieces[rest[c as usize].piece as usize].multi = true;
+                let mut by_piece = Vec::with_capacity(wide.len());
+                for &c in &wide {
+                    let piece = rest[c as usize].piece;
+                    pieces[piece as usize].multi = true;
+                    by_piece.push((piece, c));
                 }
+                by_piece.sort_unstable();
+                rest[i].others = children
+                    .iter()
+                    .copied()
+                    .filter(|c| !wide.contains(c))
+                    .collect();
+                rest[i].by_piece = by_piece;
             }
             rest[i].children = children;
         }
@@ -561,7 +576,7 @@ impl Tree {
             i += 1;
         }
         let mut nodes = vec![Node::default(); order.len()];
-        let mut wide: Vec<[u16; 256]> = Vec::new();
+        let mut wide: Vec<[u64; 4]> = Vec::new();
         let mut labels: Vec<u8> = Vec::new();
         for (new, &old) in order.iter().enumerate() {
             let b = radix.nodes[old as usize];
@@ -591,12 +606,12 @@ impl Tree {
                 packed[..firsts.len()].copy_from_slice(&firsts);
                 n.child_bytes = u64::from_le_bytes(packed);
             } else {
-                let mut table = [0u16; 256];
-                for (j, &b) in firsts.iter().enumerate() {
-                    table[b as usize] = j as u16 + 1;
+                let mut set = [0u64; 4];
+                for &b in &firsts {
+                    set[(b >> 6) as usize] |= 1 << (b & 63);
                 }
                 n.child_bytes = wide.len() as u64;
-                wide.push(table);
+                wide.push(set);
             }
         }
         Tree {
@@ -614,7 +629,7 @@ impl Tree {
     /// Heap bytes held (approximately).
     pub(crate) fn memory_usage(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.wide.capacity() * std::mem::size_of::<[u16; 256]>()
+            + self.wide.capacity() * std::mem::size_of::<[u64; 4]>()
             + self.labels.capacity()
             + self.keys.capacity() * 32
             + self
