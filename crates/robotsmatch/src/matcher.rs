@@ -260,7 +260,7 @@ impl MatcherBuilder {
     }
 }
 
-/// How much cold work (in units of [`cold_units`]) a matcher does before it builds its hot
+/// How much cold work (in the units of `PatternSet::fold`) a matcher does before it builds its hot
 /// engine: about what building costs, so that the total is at most about twice the cheaper of
 /// staying cold and building at once (the ski-rental rule).
 fn build_threshold(set: &PatternSet) -> u64 {
@@ -278,12 +278,6 @@ const BUILD_UNITS_BASE: u64 = 4_000;
 const BUILD_UNITS_PER_PATTERN: u64 = 720;
 /// Extra build cost estimate per wildcard pattern (its pieces), in cold work units.
 const BUILD_UNITS_PER_WILDCARD: u64 = 500;
-
-/// The cold work of one decision: the patterns checked, plus a fixed part for the URL.
-#[inline]
-fn cold_units(set: &PatternSet) -> u64 {
-    set.len() as u64 + 16
-}
 
 /// Decides whether a crawler may fetch URLs under one robots.txt file.
 ///
@@ -314,7 +308,7 @@ pub struct Matcher {
     config: CompileConfig,
     /// The hot engine, once built.
     hot: OnceLock<HotEngine>,
-    /// Cold work done so far (units of [`cold_units`]).
+    /// Cold work done so far (in the units of `PatternSet::fold`).
     work: AtomicU64,
     /// Cold work after which the hot engine is built (`u64::MAX`: never).
     threshold: u64,
@@ -425,8 +419,8 @@ impl Matcher {
                 None => self.decide_hot(h, path, None),
             },
             None => {
-                let d = self.decide_cold(path);
-                self.account(cold_units(&self.patterns));
+                let (d, units) = self.decide_cold(path);
+                self.account(units);
                 d
             }
         })
@@ -451,11 +445,11 @@ impl Matcher {
                 self.decide_hot(h, path, lazy)
             }
             None => {
-                let d = self.decide_cold(path);
+                let (d, units) = self.decide_cold(path);
                 if self.threshold != u64::MAX {
                     // PERF: count locally and publish in batches, so threads sharing a cold
                     // matcher do not fight over one counter on every URL.
-                    cache.work += cold_units(&self.patterns);
+                    cache.work += units;
                     if cache.work >= self.flush_units() {
                         self.account(std::mem::take(&mut cache.work));
                     }
@@ -530,22 +524,25 @@ impl Matcher {
     }
 
     #[inline]
-    fn decide_cold(&self, path: &[u8]) -> Decision<'_> {
+    /// Decides `path` in the cold tier; returns the decision and the work it took.
+    fn decide_cold(&self, path: &[u8]) -> (Decision<'_>, u64) {
         if self.robots_txt(path) {
-            return Decision {
+            let d = Decision {
                 allowed: true,
                 rule: None,
                 engine: self.cold_engine(),
             };
+            return (d, 16);
         }
         let mut best = self.patterns.always;
-        self.patterns.fold(path, &mut best);
+        let units = self.patterns.fold(path, &mut best);
         let (allowed, rule) = verdict(best, self.profile.precedence);
-        Decision {
+        let d = Decision {
             allowed,
             rule: rule.map(|i| self.patterns.rule(i)),
             engine: self.cold_engine(),
-        }
+        };
+        (d, units)
     }
 
     #[inline]

@@ -165,6 +165,129 @@ struct Multi {
 enum MultiAutomaton {
     Dfa(aho_corasick::dfa::DFA),
     Nfa(aho_corasick::nfa::contiguous::NFA),
+    /// Past [`MULTI_MAX_AC`] pieces: a radix trie of the pieces, walked from every position.
+    Trie(PieceTrie),
+}
+
+/// More pieces than this and [`Multi`] is a [`PieceTrie`] rather than an Aho-Corasick
+/// automaton.
+// PERF: Aho-Corasick builds slowly for some large sets: 10,000 pieces `a0` ... `a9999` took
+// 160 ms (its failure links), where the trie takes a few ms; on a real path the trie's walk
+// from each position costs about what the automaton's walk does.
+const MULTI_MAX_AC: usize = 1000;
+
+/// A radix trie of pieces, each node with the pieces that end there; searched by walking it
+/// from every position of the path whose byte starts some piece.
+#[derive(Clone, Debug)]
+struct PieceTrie {
+    /// (label start, label length, first child, number of children, first piece id, number
+    /// of piece ids)
+    nodes: Vec<[u32; 6]>,
+    /// The first label byte of each node, by node (to pick a child).
+    first_byte: Vec<u8>,
+    labels: Vec<u8>,
+    /// Automaton pattern ids (indices into [`Multi::piece`]) ending at each node.
+    ends: Vec<u32>,
+    /// The bytes that start some piece.
+    starts: [u64; 4],
+}
+
+impl PieceTrie {
+    fn build(pieces: &[&[u8]]) -> PieceTrie {
+        let mut order: Vec<u32> = (0..pieces.len() as u32).collect();
+        order.sort_by(|&a, &b| pieces[a as usize].cmp(pieces[b as usize]));
+        let sorted: Vec<&[u8]> = order.iter().map(|&i| pieces[i as usize]).collect();
+        let mut radix = RadixBuilder::new();
+        let at = radix.build(&sorted);
+        // Lay the nodes out breadth first so that children are consecutive.
+        let mut bfs: Vec<u32> = vec![0];
+        let mut new_index = vec![0u32; radix.nodes.len()];
+        let mut i = 0;
+        while i < bfs.len() {
+            for &k in &radix.kids[bfs[i] as usize] {
+                new_index[k as usize] = bfs.len() as u32;
+                bfs.push(k);
+            }
+            i += 1;
+        }
+        let mut ends_of: Vec<Vec<u32>> = vec![Vec::new(); radix.nodes.len()];
+        for (k, &node) in at.iter().enumerate() {
+            ends_of[node as usize].push(order[k]);
+        }
+        let mut t = PieceTrie {
+            nodes: Vec::with_capacity(bfs.len()),
+            first_byte: Vec::with_capacity(bfs.len()),
+            labels: Vec::new(),
+            ends: Vec::new(),
+            starts: [0; 4],
+        };
+        for &old in &bfs {
+            let b = radix.nodes[old as usize];
+            let label =
+                &radix.labels[b.label_start as usize..(b.label_start + b.label_len) as usize];
+            let kids = &radix.kids[old as usize];
+            let ends = &ends_of[old as usize];
+            t.nodes.push([
+                t.labels.len() as u32,
+                label.len() as u32,
+                kids.first().map_or(0, |&k| new_index[k as usize]),
+                kids.len() as u32,
+                t.ends.len() as u32,
+                ends.len() as u32,
+            ]);
+            t.first_byte.push(label.first().copied().unwrap_or(0));
+            t.labels.extend_from_slice(label);
+            t.ends.extend_from_slice(ends);
+        }
+        for p in pieces {
+            if let Some(&b) = p.first() {
+                t.starts[(b >> 6) as usize] |= 1 << (b & 63);
+            }
+        }
+        t
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.nodes.capacity() * 24
+            + self.first_byte.capacity()
+            + self.labels.capacity()
+            + self.ends.capacity() * 4
+    }
+
+    /// Calls `hit(id, start)` for every occurrence of a piece in `path`, in order of start.
+    #[inline]
+    fn scan(&self, path: &[u8], mut hit: impl FnMut(usize, usize) -> bool) {
+        for i in 0..path.len() {
+            let b = path[i];
+            if self.starts[(b >> 6) as usize] & (1 << (b & 63)) == 0 {
+                continue;
+            }
+            let mut node = 0usize;
+            let mut pos = i;
+            loop {
+                let [_, _, first, count, _, _] = self.nodes[node];
+                let Some(&c) = path.get(pos) else {
+                    break;
+                };
+                let kids = first as usize..(first + count) as usize;
+                let Some(child) = kids.into_iter().find(|&k| self.first_byte[k] == c) else {
+                    break;
+                };
+                let [ls, ll, _, _, es, el] = self.nodes[child];
+                let label = &self.labels[ls as usize..(ls + ll) as usize];
+                if path.len() - pos < label.len() || !same(&path[pos..pos + label.len()], label) {
+                    break;
+                }
+                pos += label.len();
+                node = child;
+                for &id in &self.ends[es as usize..(es + el) as usize] {
+                    if !hit(id as usize, i) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Piece tree nodes with more children than this whose pieces must be searched (longer than a
@@ -175,22 +298,92 @@ enum MultiAutomaton {
 const WIDE_CHILDREN: usize = 3;
 
 /// The occurrences of the [`Multi`] pieces in one path, found on the first search that needs
-/// them.
+/// them: up to 32 in place, more on the heap (hostile paths), sorted by piece then.
 struct Occurrences {
-    /// 0: not scanned yet; 1: `hits` holds every occurrence; 2: too many to keep (search
-    /// each piece on its own).
+    /// 0: not scanned yet; 1: every occurrence is kept; 2: more than [`MAX_HITS`] (each piece
+    /// is then searched on its own).
     state: u8,
     len: usize,
     /// (piece, start), in the order of their ends.
-    hits: [(u32, u32); 64],
+    inline: [(u32, u32); 32],
+    /// All of them, sorted by (piece, start), once there are more than 32.
+    spill: Vec<(u32, u32)>,
 }
+
+/// More occurrences than this in one path, and the shared scan gives up.
+const MAX_HITS: usize = 1 << 16;
 
 impl Occurrences {
     fn new() -> Occurrences {
         Occurrences {
             state: 0,
             len: 0,
-            hits: [(0, 0); 64],
+            inline: [(0, 0); 32],
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, hit: (u32, u32)) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = hit;
+        } else {
+            if self.len == self.inline.len() {
+                self.spill.extend_from_slice(&self.inline);
+            }
+            self.spill.push(hit);
+        }
+        self.len += 1;
+    }
+
+    /// Ends the scan: a spilled list is sorted, for the lookups.
+    fn finish(&mut self) {
+        if self.len > self.inline.len() {
+            self.spill.sort_unstable();
+        }
+    }
+
+    /// The leftmost occurrence of `piece` starting at or after `from`.
+    #[inline]
+    fn first(&self, piece: u32, from: usize) -> Option<usize> {
+        if self.len <= self.inline.len() {
+            return self.inline[..self.len]
+                .iter()
+                .find(|h| h.0 == piece && h.1 as usize >= from)
+                .map(|h| h.1 as usize);
+        }
+        let at = self.spill.partition_point(|&h| h < (piece, from as u32));
+        self.spill
+            .get(at)
+            .filter(|h| h.0 == piece)
+            .map(|h| h.1 as usize)
+    }
+
+    /// Calls `f` once for every piece that occurs starting at or after `from`.
+    #[inline]
+    fn each_piece(&self, from: usize, mut f: impl FnMut(u32)) {
+        if self.len <= self.inline.len() {
+            let hits = &self.inline[..self.len];
+            let mut done = 0u32;
+            for h in 0..hits.len() {
+                let (piece, start) = hits[h];
+                if (start as usize) < from || done & (1 << h) != 0 {
+                    continue;
+                }
+                for (k, &(p, _)) in hits[h..].iter().enumerate() {
+                    if p == piece {
+                        done |= 1 << (h + k);
+                    }
+                }
+                f(piece);
+            }
+        } else {
+            // Sorted by piece, then start: a piece's last hit is its latest start.
+            for group in self.spill.chunk_by(|a, b| a.0 == b.0) {
+                if group.last().is_some_and(|h| h.1 as usize >= from) {
+                    f(group[0].0);
+                }
+            }
         }
     }
 }
@@ -199,7 +392,9 @@ impl Multi {
     fn build(pieces: &[&[u8]], ids: Vec<u32>, dense_budget: usize) -> Option<Multi> {
         // At most one trie state per piece byte, times a typical 64 byte classes, 4 bytes each.
         let estimate = pieces.iter().map(|p| p.len()).sum::<usize>() * 64 * 4;
-        let automaton = if estimate <= dense_budget {
+        let automaton = if pieces.len() > MULTI_MAX_AC {
+            MultiAutomaton::Trie(PieceTrie::build(pieces))
+        } else if estimate <= dense_budget {
             MultiAutomaton::Dfa(
                 aho_corasick::dfa::Builder::new()
                     .match_kind(aho_corasick::MatchKind::Standard)
@@ -212,7 +407,6 @@ impl Multi {
             MultiAutomaton::Nfa(
                 aho_corasick::nfa::contiguous::Builder::new()
                     .match_kind(aho_corasick::MatchKind::Standard)
-                    .prefilter(false)
                     .build(pieces)
                     .ok()?,
             )
@@ -230,6 +424,7 @@ impl Multi {
             + match &self.automaton {
                 MultiAutomaton::Dfa(d) => d.memory_usage(),
                 MultiAutomaton::Nfa(n) => n.memory_usage(),
+                MultiAutomaton::Trie(t) => t.memory_usage(),
             }
     }
 
@@ -238,6 +433,22 @@ impl Multi {
         match &self.automaton {
             MultiAutomaton::Dfa(d) => self.scan_with(d, path, occ),
             MultiAutomaton::Nfa(n) => self.scan_with(n, path, occ),
+            MultiAutomaton::Trie(t) => {
+                occ.state = 1;
+                occ.len = 0;
+                occ.spill.clear();
+                t.scan(path, |id, start| {
+                    if occ.len == MAX_HITS {
+                        occ.state = 2;
+                        return false;
+                    }
+                    occ.push((self.piece[id], start as u32));
+                    true
+                });
+                if occ.state == 1 {
+                    occ.finish();
+                }
+            }
         }
     }
 
@@ -250,6 +461,7 @@ impl Multi {
     ) {
         occ.state = 1;
         occ.len = 0;
+        occ.spill.clear();
         let Ok(mut sid) = a.start_state(aho_corasick::Anchored::No) else {
             occ.state = 2;
             return;
@@ -259,16 +471,16 @@ impl Multi {
             if a.is_special(sid) && a.is_match(sid) {
                 for i in 0..a.match_len(sid) {
                     let id = a.match_pattern(sid, i).as_usize();
-                    if occ.len == occ.hits.len() {
+                    if occ.len == MAX_HITS {
                         occ.state = 2;
                         return;
                     }
                     let start = at + 1 - self.len[id] as usize;
-                    occ.hits[occ.len] = (self.piece[id], start as u32);
-                    occ.len += 1;
+                    occ.push((self.piece[id], start as u32));
                 }
             }
         }
+        occ.finish();
     }
 }
 
@@ -777,18 +989,9 @@ impl Tree {
             if occ.state == 1 {
                 // PERF: a node with hundreds of children (`/*thank*`, `/*polaris*`, ... at
                 // www.sophos.com) tries only those whose piece occurs in the path.
-                let mut done = 0u64;
-                for h in 0..occ.len {
-                    let (piece, start) = occ.hits[h];
-                    if (start as usize) < from || done & (1 << h) != 0 {
-                        continue;
-                    }
-                    // Each piece once.
-                    for (k, &(p, _)) in occ.hits[h..occ.len].iter().enumerate() {
-                        if p == piece {
-                            done |= 1 << (h + k);
-                        }
-                    }
+                let mut present = Vec::new();
+                occ.each_piece(from, |piece| present.push(piece));
+                for piece in present {
                     let at = r.by_piece.partition_point(|&(p, _)| p < piece);
                     for &(p, c) in &r.by_piece[at..] {
                         if p != piece {
@@ -869,10 +1072,7 @@ impl Tree {
                 }
             }
             if occ.state == 1 {
-                return occ.hits[..occ.len]
-                    .iter()
-                    .find(|h| h.0 == id && h.1 as usize >= from)
-                    .map(|h| h.1 as usize);
+                return occ.first(id, from);
             }
         }
         let hay = path.get(from..)?;

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use robotsmatch::canon::canonical_path;
-use robotsmatch::{Matcher, Robots};
+use robotsmatch::{MatcherBuilder, Robots, Tier};
 use robotsmatch_tools::hostile_cases;
 
 fn median(mut xs: Vec<Duration>) -> Duration {
@@ -25,18 +25,26 @@ fn main() -> anyhow::Result<()> {
         [] => None,
         _ => anyhow::bail!("usage: hostile [--write DIR]"),
     };
-    println!("| case | size | compile | memory | engine | decide (2 KB URL, median) | agrees with reference |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| case | size | ready (cold) | cold decide | hot build | memory (hot) | hot engine | hot decide (2 KB URL, median) | agrees with reference |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for case in hostile_cases() {
         if let Some(dir) = &write {
             std::fs::create_dir_all(dir)?;
             std::fs::write(dir.join(format!("{}.txt", case.name)), &case.body)?;
         }
         let start = Instant::now();
-        let m = Matcher::new(&Robots::parse(&case.body), "Googlebot");
+        let cold = MatcherBuilder::new()
+            .tier(Tier::Cold)
+            .build_from_bytes(&case.body, "Googlebot");
+        let ready = start.elapsed();
+        let start = Instant::now();
+        let m = MatcherBuilder::new()
+            .tier(Tier::Hot)
+            .build(&Robots::parse(&case.body), "Googlebot");
         let compile = start.elapsed();
         let mut cache = m.create_cache();
-        let mut times = Vec::new();
+        let mut cold_cache = cold.create_cache();
+        let (mut times, mut cold_times) = (Vec::new(), Vec::new());
         let mut agrees = true;
         let mut engine = m.engine();
         for url in &case.urls {
@@ -44,15 +52,20 @@ fn main() -> anyhow::Result<()> {
                 let t = Instant::now();
                 let d = m.decide_with(&mut cache, url);
                 times.push(t.elapsed());
+                let t = Instant::now();
+                let c = cold.decide_with(&mut cold_cache, url);
+                cold_times.push(t.elapsed());
                 engine = d.engine();
                 let want = m.reference().decide(&canonical_path(url));
-                agrees &= want.allowed == d.is_allowed();
+                agrees &= want.allowed == d.is_allowed() && want.allowed == c.is_allowed();
             }
         }
         println!(
-            "| {} | {} KiB | {:.2?} | {:.1} KiB | {} | {:.2?} | {} |",
+            "| {} | {} KiB | {:.2?} | {:.2?} | {:.2?} | {:.1} KiB | {} | {:.2?} | {} |",
             case.name,
             case.body.len() / 1024,
+            ready,
+            median(cold_times),
             compile,
             (m.memory_usage() + cache.memory_usage()) as f64 / 1024.0,
             engine.as_str(),
