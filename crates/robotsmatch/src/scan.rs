@@ -14,7 +14,7 @@
 
 use crate::agent::{Agent, Selection, SelectionKind};
 use crate::compile::PatternSet;
-use crate::parse::{self, Key, ParseConfig, RuleRef};
+use crate::parse::{self, Key, ParseConfig, RuleKind, RuleRef};
 use crate::profile::Profile;
 
 /// What one crawler obeys in a file: the selection, and the rules of the selected groups in
@@ -202,6 +202,20 @@ pub(crate) fn decide_once<'b>(
                 after_rule = true;
                 if current.named == 0 && !current.wildcard {
                     return;
+                }
+                // PERF: most rules differ from the path in their first two bytes; when those
+                // are plain (canonicalisation keeps them, and they are not `*` or `$`), that
+                // says no match before any other work (an `index.html` rule may still match
+                // its directory, so those go the long way).
+                if let [a, b, ..] = *value {
+                    let plain = |c: u8| c > 0x20 && c < 0x7F && !matches!(c, b'%' | b'*' | b'$');
+                    if plain(a)
+                        && plain(b)
+                        && (path.first() != Some(&a) || path.get(1) != Some(&b))
+                        && (kind == RuleKind::Disallow || !profile.index_html)
+                    {
+                        return;
+                    }
                 }
                 let Some(priority) = crate::compile::pattern::rule_priority(
                     kind,
