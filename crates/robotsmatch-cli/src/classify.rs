@@ -11,12 +11,12 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 use robotsmatch::canon::canonical_path;
 
-use crate::bulk::{self, Chunk, LogPath};
-use crate::logline::{self, LineFormat, Malformed};
 use crate::output;
-use crate::store::{Outcome, Store, View};
 use robotsmatch::fetch::Availability;
-use robotsmatch_cli::warc;
+use robotsmatch_bulk::logline::{self, LineFormat, Malformed};
+use robotsmatch_bulk::reader::{self as bulk, Chunk, LogPath};
+use robotsmatch_bulk::store::{Outcome, Store, View};
+use robotsmatch_bulk::warc;
 
 /// Arguments of `classify`.
 #[derive(Args, Debug)]

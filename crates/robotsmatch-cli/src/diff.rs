@@ -20,9 +20,9 @@ use clap::{Args, ValueEnum};
 use robotsmatch::canon::canonical_path;
 use robotsmatch::{catalog, Cache, Decision, Matcher, Robots};
 
-use crate::bulk::{self, Chunk, LogPath};
-use crate::logline::{self, LineFormat, Malformed};
 use crate::output;
+use robotsmatch_bulk::logline::{self, LineFormat, Malformed};
+use robotsmatch_bulk::reader::{self as bulk, Chunk, LogPath};
 
 /// Arguments of `diff`.
 #[derive(Args, Debug)]

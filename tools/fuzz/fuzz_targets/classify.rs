@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use robotsmatch::canon::canonical_path;
 use robotsmatch::Matcher;
-use robotsmatch_cli::logline::{self, LineFormat};
+use robotsmatch_bulk::logline::{self, LineFormat};
 
 fn matcher() -> &'static Matcher {
     static M: OnceLock<Matcher> = OnceLock::new();

@@ -6,7 +6,7 @@
 //! its host is first seen, and identical bodies are compiled once (keyed by a 128-bit hash of
 //! the body), so memory grows with the distinct bodies actually used, not with the hosts.
 //!
-//! `--robots-warc FILE...` builds the store from robots.txt captures (see `robotsmatch_cli::warc`):
+//! `--robots-warc FILE...` builds the store from robots.txt captures (see [`crate::warc`]):
 //! one outcome per host, turned into rules with RFC 9309's status semantics
 //! ([`robotsmatch::fetch`]): a 2xx body is compiled like a file (lazily, shared by body), an
 //! unavailable host allows everything and an unreachable one disallows everything, with the
