@@ -2,8 +2,12 @@
 //!
 //! A line holds one absolute URL, or TSV/CSV fields with the URL in a chosen column. The
 //! reader is forgiving: CR line ends, surrounding white space, a byte-order mark at the start
-//! of the log, CSV quotes, HTML-escaped `&amp;` (as scraped link lists contain) and raw
-//! non-ASCII bytes are all handled; a line without `scheme://host` is malformed.
+//! of the log, CSV quotes and raw non-ASCII bytes are all handled; a line without
+//! `scheme://host` is malformed.
+//!
+//! A URL is matched as written: `&amp;` is five characters, as in `check`, the library and
+//! Google's library. Link lists scraped from HTML carry `&amp;` for `&`; for those,
+//! [`LineFormat::decode_amp`] reads it as `&` (the URL is still printed as written).
 #![forbid(unsafe_code)]
 
 use std::borrow::Cow;
@@ -15,6 +19,9 @@ pub struct LineFormat {
     pub column: usize,
     /// The field delimiter when `column > 0`.
     pub delimiter: u8,
+    /// Read `&amp;` as `&` before matching (for link lists scraped from HTML). Off by
+    /// default: a URL is matched as written, as Google's library does.
+    pub decode_amp: bool,
 }
 
 impl Default for LineFormat {
@@ -22,6 +29,7 @@ impl Default for LineFormat {
         LineFormat {
             column: 0,
             delimiter: b'\t',
+            decode_amp: false,
         }
     }
 }
@@ -48,7 +56,8 @@ impl Malformed {
     }
 }
 
-fn trim(mut s: &[u8]) -> &[u8] {
+/// `s` without leading and trailing ASCII white space.
+pub fn trim(mut s: &[u8]) -> &[u8] {
     while let [first, rest @ ..] = s {
         if first.is_ascii_whitespace() {
             s = rest;
@@ -106,53 +115,60 @@ pub fn field(line: &[u8], format: LineFormat) -> Result<Cow<'_, [u8]>, Malformed
     Ok(Cow::Borrowed(f))
 }
 
-/// Replaces `&amp;` by `&` (scraped link lists carry HTML-escaped URLs).
-fn unescape_amp(s: &[u8]) -> Cow<'_, [u8]> {
-    // PERF: most URLs have no '&' at all; memchr is cheaper than a substring search.
-    let Some(first) = memchr::memchr(b'&', s) else {
-        return Cow::Borrowed(s);
-    };
-    if memchr::memmem::find(&s[first..], b"&amp;").is_none() {
+/// Replaces `&amp;` by `&` (scraped link lists carry HTML-escaped URLs); borrows `s` when it
+/// holds no `&amp;`.
+///
+/// ```
+/// use robotsmatch_bulk::logline::decode_amp;
+///
+/// assert_eq!(decode_amp(b"/x?a=1&amp;b=2&c"), &b"/x?a=1&b=2&c"[..]);
+/// ```
+pub fn decode_amp(s: &[u8]) -> Cow<'_, [u8]> {
+    if !has_amp_entity(s) {
         return Cow::Borrowed(s);
     }
     let mut v = Vec::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        if s[i..].starts_with(b"&amp;") {
-            v.push(b'&');
-            i += 5;
-        } else {
-            v.push(s[i]);
-            i += 1;
-        }
-    }
+    decode_amp_into(s, &mut v);
     Cow::Owned(v)
 }
 
-/// Parses a `--delimiter` value: one ASCII character, or `\t` / `tab`.
-pub fn parse_delimiter(s: &str) -> anyhow::Result<u8> {
-    match s {
-        "\\t" | "\t" | "tab" => Ok(b'\t'),
-        _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
-        _ => anyhow::bail!("--delimiter must be one ASCII character or \\t, not '{s}'"),
+/// True when `s` holds `&amp;`.
+#[inline]
+pub fn has_amp_entity(s: &[u8]) -> bool {
+    // PERF: most URLs have no '&' at all; memchr is cheaper than a substring search.
+    match memchr::memchr(b'&', s) {
+        Some(first) => memchr::memmem::find(&s[first..], b"&amp;").is_some(),
+        None => false,
     }
 }
 
-/// A URL field as written (for output) and as matched (`&amp;` unescaped).
+/// Like [`decode_amp`], writing the decoded bytes into `out` (cleared first).
+pub fn decode_amp_into(s: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    let mut rest = s;
+    while let Some(i) = memchr::memmem::find(rest, b"&amp;") {
+        out.extend_from_slice(&rest[..i + 1]);
+        rest = &rest[i + 5..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// A URL field as written (for output) and as matched (`&amp;` decoded when the format asks).
 pub type Extracted<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
 
-/// Extracts the URL field of one (cleaned) line: the field as written (for output) and with
-/// `&amp;` unescaped (for matching). The caller checks it with [`host_key`] (a field without
-/// `scheme://host` is [`Malformed::NotAUrl`]) and matches
-/// [`robotsmatch::canon::canonical_path`] of it.
+/// Extracts the URL field of one (cleaned) line: the field as written (for output) and as
+/// matched (with `&amp;` decoded when [`LineFormat::decode_amp`] is set, else the same bytes).
+/// The caller checks it with [`host_key`] (a field without `scheme://host` is
+/// [`Malformed::NotAUrl`]) and matches [`robotsmatch::canon::canonical_path`] of it.
 pub fn extract(line: &[u8], format: LineFormat) -> Result<Extracted<'_>, Malformed> {
     if trim(line).is_empty() {
         return Err(Malformed::Blank);
     }
     let text = field(line, format)?;
-    let url = match &text {
-        Cow::Borrowed(b) => unescape_amp(b),
-        Cow::Owned(v) => Cow::Owned(unescape_amp(v).into_owned()),
+    let url = match (&text, format.decode_amp) {
+        (_, false) => text.clone(),
+        (Cow::Borrowed(b), true) => decode_amp(b),
+        (Cow::Owned(v), true) => Cow::Owned(decode_amp(v).into_owned()),
     };
     Ok((text, url))
 }
@@ -188,8 +204,87 @@ pub fn host_of(url: &[u8]) -> Option<(Cow<'_, [u8]>, Option<u16>)> {
     })
 }
 
-/// Like [`host_of`], returning the key as a span of `url` when no copy is needed.
+/// The lookup key of a URL's host (lower case, `_port` for a non-default port; a span of
+/// `url` when no copy is needed) and the scheme's default port (none once a port is in the
+/// key). `None` when the URL has no `scheme://host`.
+///
+/// ```
+/// use robotsmatch_bulk::logline::host_key;
+///
+/// let url = b"https://Example.COM:8443/a";
+/// let (key, default_port) = host_key(url).ok_or("no host")?;
+/// assert_eq!((key.get(url), default_port), (&b"example.com_8443"[..], None));
+/// # Ok::<(), &'static str>(())
+/// ```
 pub fn host_key(url: &[u8]) -> Option<(HostKey, Option<u16>)> {
+    let span = host_span(url)?;
+    Some(if span.port.is_none() && !span.lower {
+        (HostKey::Span(span.start, span.end), span.default_port)
+    } else {
+        let mut key = Vec::new();
+        span.build(url, &mut key);
+        (HostKey::Owned(key), span.key_default_port())
+    })
+}
+
+/// Like [`host_key`], but a key that has to be built (lower-cased, or `_port` appended) is
+/// written into `scratch`, so that no call allocates once `scratch` has grown.
+#[inline]
+pub fn host_key_in<'a>(url: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<(&'a [u8], Option<u16>)> {
+    let span = host_span(url)?;
+    Some(if span.port.is_none() && !span.lower {
+        (&url[span.start..span.end], span.default_port)
+    } else {
+        span.build(url, scratch);
+        (&scratch[..], span.key_default_port())
+    })
+}
+
+/// Where a URL's host lies, and what its key needs.
+struct HostSpan {
+    start: usize,
+    end: usize,
+    /// A port other than the scheme's default.
+    port: Option<u16>,
+    default_port: Option<u16>,
+    /// The host has upper-case letters.
+    lower: bool,
+}
+
+impl HostSpan {
+    /// Writes the key (lower case, `_port` for a non-default port) into `out` (cleared first).
+    fn build(&self, url: &[u8], out: &mut Vec<u8>) {
+        out.clear();
+        out.extend(url[self.start..self.end].iter().map(u8::to_ascii_lowercase));
+        if let Some(port) = self.port {
+            out.push(b'_');
+            let mut digits = [0u8; 5];
+            let mut n = port;
+            let mut i = digits.len();
+            loop {
+                i -= 1;
+                digits[i] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            out.extend_from_slice(&digits[i..]);
+        }
+    }
+
+    /// The default port that goes with the key: none once a port is in the key.
+    fn key_default_port(&self) -> Option<u16> {
+        if self.port.is_some() {
+            None
+        } else {
+            self.default_port
+        }
+    }
+}
+
+/// Finds the host of `url` (one scan of scheme and authority).
+fn host_span(url: &[u8]) -> Option<HostSpan> {
     // The scheme: a letter, then letters, digits, '+', '-', '.'; then "://".
     if !url.first()?.is_ascii_alphabetic() {
         return None;
@@ -241,19 +336,12 @@ pub fn host_key(url: &[u8]) -> Option<(HostKey, Option<u16>)> {
         .filter(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
         .and_then(|p| std::str::from_utf8(p).ok()?.parse::<u16>().ok())
         .filter(|&p| Some(p) != default_port);
-    let needs_lower = host.iter().any(u8::is_ascii_uppercase);
-    Some(match (port, needs_lower) {
-        (None, false) => (HostKey::Span(start, host_end), default_port),
-        (port, _) => {
-            let mut h = host.to_ascii_lowercase();
-            if let Some(p) = port {
-                h.extend_from_slice(format!("_{p}").as_bytes());
-            }
-            (
-                HostKey::Owned(h),
-                if port.is_some() { None } else { default_port },
-            )
-        }
+    Some(HostSpan {
+        start,
+        end: host_end,
+        port,
+        default_port,
+        lower: host.iter().any(u8::is_ascii_uppercase),
     })
 }
 
@@ -297,18 +385,53 @@ mod tests {
         assert_eq!(host("1http://x/"), None);
     }
 
+    /// `host_key_in` gives the same key as `host_key`, without allocating once the scratch
+    /// buffer has grown.
+    #[test]
+    fn host_key_in_equals_host_key() {
+        let mut scratch = Vec::new();
+        for u in [
+            "https://Example.COM/a",
+            "http://example.com:80/a",
+            "http://example.com:8080",
+            "HTTP://EXAMPLE.COM:65535/",
+            "http://x.org:0/",
+            "http://user:pw@example.com/",
+            "ftp://ftp.ams.org/pub",
+            "http://[::1]:81/",
+            "http://example.com./x",
+            "example.com/a",
+            "http:///a",
+            "http://a.com\\b",
+        ] {
+            let url = u.as_bytes();
+            let want = host_key(url).map(|(k, p)| (k.get(url).to_vec(), p));
+            let got = host_key_in(url, &mut scratch).map(|(k, p)| (k.to_vec(), p));
+            assert_eq!(got, want, "{u}");
+        }
+    }
+
     #[test]
     fn lines() {
         let f = LineFormat::default();
+        // Matched as written by default; decoded only when asked.
         let (text, url) = extract(b"  https://a.com/x?a=1&amp;b=2 ", f).unwrap();
         assert_eq!(&*text, b"https://a.com/x?a=1&amp;b=2");
-        assert_eq!(&*url, b"https://a.com/x?a=1&b=2");
+        assert_eq!(&*url, b"https://a.com/x?a=1&amp;b=2");
+        let decoding = LineFormat {
+            decode_amp: true,
+            ..f
+        };
+        let (text, url) = extract(b"  https://a.com/x?a=1&amp;b=2&amp;amp; ", decoding).unwrap();
+        assert_eq!(&*text, b"https://a.com/x?a=1&amp;b=2&amp;amp;");
+        assert_eq!(&*url, b"https://a.com/x?a=1&b=2&amp;");
         assert_eq!(extract(b"   ", f), Err(Malformed::Blank));
         let (_, url) = extract(b"not a url", f).unwrap();
         assert!(host_of(&url).is_none());
         let csv = LineFormat {
             column: 2,
             delimiter: b',',
+            decode_amp: false,
         };
         let (text, _) = extract(b"1,\"https://a.com/q\"\"x\",z", csv).unwrap();
         assert_eq!(&*text, b"https://a.com/q\"x");

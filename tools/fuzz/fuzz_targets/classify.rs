@@ -24,6 +24,7 @@ fuzz_target!(|data: (u8, u8, &[u8])| {
     let format = LineFormat {
         column: (column % 4) as usize,
         delimiter,
+        decode_amp: column & 4 != 0,
     };
     for (i, raw) in log.split(|&b| b == b'\n').enumerate() {
         let line = logline::clean_line(raw, i == 0);

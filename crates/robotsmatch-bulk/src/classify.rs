@@ -1,0 +1,1144 @@
+//! Classification: every URL of logs (or of a batch in memory) against a [`Store`], on all
+//! cores, results handed to a [`Sink`] and out in input order.
+//!
+//! - [`Classifier`] holds the store and the settings (line format, threads, chunk size).
+//!   [`Classifier::run`] reads logs through [`crate::reader`]; each worker thread fills one
+//!   [`Sink::Batch`] per chunk, and the batches come back in input order on the calling
+//!   thread. [`Classifier::count`] only counts. [`Classifier::classify_many`] does the same
+//!   for URLs held in memory (an Arrow array, a vector).
+//! - [`Worker`] is one thread's state: its host table (a hash of the host key, computed once
+//!   per URL, finds the host's rules, its lazy-DFA cache and its counters in one probe, with
+//!   no allocation), and buffers reused for every URL. An embedder that classifies URLs one
+//!   at a time (a crawler's frontier) keeps a worker per thread and calls
+//!   [`Worker::classify_url`].
+//!
+//! Decisions are exactly those of [`robotsmatch::Matcher::decide`] with the host's matcher;
+//! nothing is cached by URL (each URL is decided, however often it repeats).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::io;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use robotsmatch::canon::{canonicalize_into, is_canonical, path_and_query};
+use robotsmatch::{Cache, Decision, Rule};
+
+use crate::logline::{self, LineFormat, Malformed};
+use crate::reader::{self, Chunk, LogError, LogPath, ReadConfig};
+use crate::store::{AllRules, Entry, HostRules, Store};
+use crate::summary::{MalformedLine, RuleTally, Summary, MALFORMED_KEPT};
+
+/// How a URL was decided.
+#[derive(Clone, Copy, Debug)]
+pub enum Outcome<'a> {
+    /// The host has no robots.txt: allowed.
+    NoRobots,
+    /// Decided by the host's robots.txt.
+    Decided(Decision<'a>),
+    /// The host's robots.txt was unavailable (allow all) or unreachable (disallow all).
+    All(&'a AllRules),
+}
+
+/// One classified URL, as a [`Sink`] sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Classified<'a> {
+    /// The URL as written in the log (CSV quotes removed).
+    pub text: &'a [u8],
+    /// The URL as matched (`&amp;` decoded when [`LineFormat::decode_amp`] is set).
+    pub url: &'a [u8],
+    /// The host key (lower case, `_port` for a non-default port).
+    pub host: &'a [u8],
+    /// The verdict.
+    pub allowed: bool,
+    /// How it was decided.
+    pub outcome: Outcome<'a>,
+}
+
+impl<'a> Classified<'a> {
+    /// The deciding rule, if a rule decided.
+    pub fn rule(&self) -> Option<&'a Rule> {
+        match self.outcome {
+            Outcome::Decided(d) => d.rule(),
+            _ => None,
+        }
+    }
+
+    /// True when the host has a robots.txt that was parsed (not for allow/disallow all).
+    pub fn has_robots(&self) -> bool {
+        matches!(self.outcome, Outcome::Decided(_))
+    }
+}
+
+/// A line (or a URL given directly) without a usable URL.
+#[derive(Clone, Copy, Debug)]
+pub struct Invalid<'a> {
+    /// The line as read (without its line end).
+    pub line: &'a [u8],
+    /// Why.
+    pub reason: Malformed,
+}
+
+/// What a classification does with each result. Its methods run on the worker threads, each
+/// filling a batch for one chunk of input; the batches are handed back in input order (by
+/// [`Classifier::run`] to its `consume`, by [`Classifier::classify_many`] as a vector).
+///
+/// `()` is the sink that only counts (the [`Summary`] is always kept).
+///
+/// ```
+/// use robotsmatch_bulk::{Classified, Invalid, Sink};
+///
+/// /// Collects the disallowed URLs.
+/// struct Disallowed;
+///
+/// impl Sink for Disallowed {
+///     type Batch = Vec<String>;
+///     fn batch(&self, _bytes: usize) -> Vec<String> {
+///         Vec::new()
+///     }
+///     fn url(&self, batch: &mut Vec<String>, url: &Classified<'_>) {
+///         if !url.allowed {
+///             batch.push(String::from_utf8_lossy(url.text).into_owned());
+///         }
+///     }
+///     fn invalid(&self, _batch: &mut Vec<String>, _line: &Invalid<'_>) {}
+/// }
+/// ```
+pub trait Sink: Sync {
+    /// What one chunk of input produces.
+    type Batch: Send;
+    /// An empty batch for a chunk of `bytes` bytes of input (a capacity hint).
+    fn batch(&self, bytes: usize) -> Self::Batch;
+    /// One URL's result.
+    fn url(&self, batch: &mut Self::Batch, url: &Classified<'_>);
+    /// A line without a usable URL (blank lines included).
+    fn invalid(&self, batch: &mut Self::Batch, line: &Invalid<'_>);
+    /// A missing input of [`Classifier::classify_many`] (a null in an Arrow array). Never
+    /// called for logs. Does nothing unless overridden.
+    fn missing(&self, batch: &mut Self::Batch) {
+        let _ = batch;
+    }
+}
+
+impl Sink for () {
+    type Batch = ();
+    #[inline]
+    fn batch(&self, _bytes: usize) {}
+    #[inline]
+    fn url(&self, _batch: &mut (), _url: &Classified<'_>) {}
+    #[inline]
+    fn invalid(&self, _batch: &mut (), _line: &Invalid<'_>) {}
+}
+
+/// How far a run has come, given to `consume` with each batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Input bytes processed.
+    pub bytes: u64,
+    /// Lines processed.
+    pub lines: u64,
+    /// URLs classified (lines without a URL not counted).
+    pub urls: u64,
+}
+
+/// What a run leaves besides its batches.
+#[derive(Debug)]
+pub struct Report {
+    /// The counts, hosts, rules and malformed lines.
+    pub summary: Summary,
+    /// Logs that ended badly (the lines before were classified).
+    pub errors: Vec<LogError>,
+    /// The number of worker threads used.
+    pub threads: usize,
+    /// Entries in the workers' host tables (each thread has its own: a host seen by both
+    /// threads counts twice).
+    pub table_entries: usize,
+    /// Heap bytes of the workers' host tables.
+    pub table_memory: usize,
+}
+
+/// Classifies logs or batches of URLs against a store. Cheap to build; `Send + Sync`.
+///
+/// ```
+/// use robotsmatch_bulk::{Classifier, Store, StoreConfig};
+///
+/// let store = Store::from_bodies(
+///     [("shop.example", "User-agent: *\nDisallow: /cart\n")],
+///     StoreConfig::new("Googlebot"),
+/// );
+/// let mut worker = Classifier::new(&store).worker();
+/// let c = worker.classify_url(b"https://shop.example/cart/1").map_err(|e| e.as_str())?;
+/// assert!(!c.allowed);
+/// assert_eq!(c.rule().map(|r| r.line()), Some(2));
+/// let c = worker.classify_url(b"https://elsewhere.example/cart").map_err(|e| e.as_str())?;
+/// assert!(c.allowed && !c.has_robots());
+/// # Ok::<(), &'static str>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Classifier {
+    store: Store,
+    format: LineFormat,
+    read: ReadConfig,
+    count_rules: bool,
+}
+
+impl Classifier {
+    /// A classifier over `store`: whole lines are URLs, one thread per core, 1 MiB chunks,
+    /// plain files memory-mapped, rules not counted.
+    pub fn new(store: &Store) -> Classifier {
+        Classifier {
+            store: store.clone(),
+            format: LineFormat::default(),
+            read: ReadConfig::default(),
+            count_rules: false,
+        }
+    }
+
+    /// Where the URL is in a line, and whether `&amp;` is decoded.
+    pub fn line_format(mut self, format: LineFormat) -> Classifier {
+        self.format = format;
+        self
+    }
+
+    /// Worker threads (at least 1).
+    pub fn threads(mut self, threads: usize) -> Classifier {
+        self.read.threads = threads.max(1);
+        self
+    }
+
+    /// The largest chunk of a log handed to a thread, in bytes (the results do not depend on
+    /// it).
+    pub fn chunk_size(mut self, bytes: usize) -> Classifier {
+        self.read.chunk_size = bytes.max(1);
+        self
+    }
+
+    /// Memory-map plain files (the default) or read them.
+    pub fn mmap(mut self, mmap: bool) -> Classifier {
+        self.read.mmap = mmap;
+        self
+    }
+
+    /// Count how many URLs each rule decided (for [`Summary::top_rules`]); off by default (it
+    /// costs a hash lookup per URL decided by a rule).
+    pub fn count_rules(mut self, count: bool) -> Classifier {
+        self.count_rules = count;
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The worker threads used.
+    pub fn thread_count(&self) -> usize {
+        self.read.threads
+    }
+
+    /// A worker: one thread's state, for classifying URLs one at a time.
+    pub fn worker(&self) -> Worker {
+        Worker::new(self)
+    }
+
+    /// Classifies every line of `logs` (plain or gzip files, or stdin; see [`crate::reader`]),
+    /// each worker thread filling `sink`'s batches; `consume` receives the batches in input
+    /// order on the calling thread, with the progress so far. Returns the summary and the
+    /// logs that ended badly. An error from `consume` (a closed pipe) stops the run and is
+    /// returned; so is a log that cannot be opened (use [`reader::check_logs`] first).
+    pub fn run<S, C>(&self, logs: &[LogPath], sink: &S, mut consume: C) -> io::Result<Report>
+    where
+        S: Sink,
+        C: FnMut(S::Batch, &Progress) -> io::Result<()>,
+    {
+        let mut progress = Progress::default();
+        let mut line_base = vec![0u64; logs.len()];
+        let mut malformed: Vec<MalformedLine> = Vec::new();
+        let finished = reader::run(
+            logs,
+            &self.read,
+            || self.worker(),
+            |worker, chunk| worker.classify_chunk(chunk, sink),
+            |out: ChunkOut<S::Batch>, bytes| {
+                let base = line_base[out.log];
+                line_base[out.log] += out.lines;
+                for (index, reason, text) in out.malformed {
+                    if malformed.len() < MALFORMED_KEPT {
+                        malformed.push(MalformedLine {
+                            log: out.log,
+                            line: base + index + 1,
+                            reason,
+                            text,
+                        });
+                    }
+                }
+                progress.bytes += bytes;
+                progress.lines += out.lines;
+                progress.urls += out.urls;
+                consume(out.batch, &progress)
+            },
+        )?;
+        let mut summary = Summary::default();
+        let (mut table_entries, mut table_memory) = (0, 0);
+        for mut worker in finished.workers {
+            table_entries += worker.hosts_seen();
+            table_memory += worker.table_memory();
+            summary.merge(worker.take_summary());
+        }
+        summary.malformed_lines = malformed;
+        Ok(Report {
+            summary,
+            errors: finished.errors,
+            threads: self.read.threads,
+            table_entries,
+            table_memory,
+        })
+    }
+
+    /// Classifies every line of `logs`, keeping only the counts (see [`Classifier::run`]).
+    pub fn count(&self, logs: &[LogPath]) -> io::Result<Report> {
+        self.run(logs, &(), |(), _| Ok(()))
+    }
+
+    /// Classifies `n` URLs held in memory on all threads: `input(i)` gives the `i`-th URL and,
+    /// optionally, its host key (`None` for a missing input, given to [`Sink::missing`]). A
+    /// URL is taken as it is (no trimming, no columns); without a host key it needs
+    /// `scheme://host`. `workers` (one per thread; made when missing, kept warm for the next
+    /// call) hold the counts: take them with [`Worker::take_summary`]. Returns the batches in
+    /// input order.
+    pub fn classify_many<'a, S, F>(
+        &self,
+        workers: &mut Vec<Worker>,
+        n: usize,
+        input: F,
+        sink: &S,
+    ) -> Vec<S::Batch>
+    where
+        S: Sink,
+        F: Fn(usize) -> Option<(&'a [u8], Option<&'a [u8]>)> + Sync,
+    {
+        let threads = self.read.threads.max(1);
+        while workers.len() < threads {
+            workers.push(self.worker());
+        }
+        // Ranges of at least 4096 URLs, about 8 per thread, so that both cores stay busy.
+        let range = (n / (threads * 8)).clamp(4096, 1 << 16);
+        let ranges = n.div_ceil(range);
+        let results: Vec<Mutex<Option<S::Batch>>> = (0..ranges).map(|_| Mutex::new(None)).collect();
+        let next = AtomicUsize::new(0);
+        let run_range = |worker: &mut Worker| loop {
+            let r = next.fetch_add(1, Ordering::Relaxed);
+            if r >= ranges {
+                break;
+            }
+            let (start, end) = (r * range, ((r + 1) * range).min(n));
+            let mut batch = sink.batch(end - start);
+            for i in start..end {
+                worker.pos = i as u64;
+                match input(i) {
+                    None => sink.missing(&mut batch),
+                    Some((url, host)) => match worker.classify(Field::Url(url), host) {
+                        Ok(c) => sink.url(&mut batch, &c),
+                        Err(reason) => sink.invalid(&mut batch, &Invalid { line: url, reason }),
+                    },
+                }
+            }
+            if let Ok(mut slot) = results[r].lock() {
+                *slot = Some(batch);
+            }
+        };
+        if threads == 1 || ranges <= 1 {
+            if let Some(worker) = workers.first_mut() {
+                run_range(worker);
+            }
+        } else {
+            std::thread::scope(|scope| {
+                for worker in workers.iter_mut().take(threads) {
+                    scope.spawn(|| run_range(worker));
+                }
+            });
+        }
+        results
+            .into_iter()
+            .filter_map(|m| m.into_inner().ok().flatten())
+            .collect()
+    }
+}
+
+/// What a worker makes of one chunk.
+struct ChunkOut<B> {
+    batch: B,
+    log: usize,
+    lines: u64,
+    urls: u64,
+    /// (line index in the chunk, reason, text) of its first malformed lines.
+    malformed: Vec<(u64, Malformed, Vec<u8>)>,
+}
+
+/// The text a URL comes from.
+#[derive(Clone, Copy)]
+enum Field<'a> {
+    /// A log line (cleaned of its line end): the URL is found per [`LineFormat`].
+    Line(&'a [u8]),
+    /// A URL given as it is.
+    Url(&'a [u8]),
+}
+
+/// What applies to a host, as a worker keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Local {
+    /// No robots.txt.
+    None,
+    /// The body with this index (the store's [`Entry::index`]) in the worker's body slots.
+    Body(u32),
+    /// Allow or disallow all: this index in the worker's list.
+    All(u32),
+}
+
+/// One host in a worker's table.
+struct HostEntry {
+    hash: u64,
+    /// The key's bytes in the table's arena.
+    key_start: usize,
+    key_len: u32,
+    /// The scheme's default port (0: none), part of the key: `<host>_<port>` is tried for it.
+    default_port: u16,
+    rules: Local,
+    /// URLs allowed and disallowed since the last summary.
+    counts: [u64; 2],
+}
+
+/// A worker's table of the hosts it has seen: open addressing (linear probing, at most half
+/// full) over slots that hold 32 bits of the hash and the entry's index, so that a probe
+/// touches one slot and, on a tag match, one entry and its key bytes.
+struct HostTable {
+    /// 0: empty; else `(hash >> 32) << 32 | (index + 1)`.
+    slots: Vec<u64>,
+    entries: Vec<HostEntry>,
+    /// The host keys, one after the other.
+    keys: Vec<u8>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl HostTable {
+    fn new() -> HostTable {
+        HostTable {
+            slots: vec![0; 1024],
+            entries: Vec::new(),
+            keys: Vec::new(),
+            hasher: foldhash::fast::RandomState::default(),
+        }
+    }
+
+    #[inline]
+    fn hash(&self, key: &[u8], default_port: u16) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        h.write(key);
+        h.write_u16(default_port);
+        h.finish()
+    }
+
+    /// The index of the entry for (`key`, `default_port`), or the slot where it would go.
+    #[inline]
+    fn find(&self, hash: u64, key: &[u8], default_port: u16) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let tag = hash >> 32;
+        let mut i = hash as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                return Err(i);
+            }
+            if slot >> 32 == tag {
+                let index = (slot as u32 - 1) as usize;
+                let e = &self.entries[index];
+                if e.hash == hash
+                    && e.default_port == default_port
+                    && &self.keys[e.key_start..e.key_start + e.key_len as usize] == key
+                {
+                    return Ok(index);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds an entry at the free `slot` that [`HostTable::find`] returned.
+    fn insert(
+        &mut self,
+        slot: usize,
+        hash: u64,
+        key: &[u8],
+        default_port: u16,
+        rules: Local,
+    ) -> usize {
+        let index = self.entries.len();
+        self.entries.push(HostEntry {
+            hash,
+            key_start: self.keys.len(),
+            key_len: key.len() as u32,
+            default_port,
+            rules,
+            counts: [0, 0],
+        });
+        self.keys.extend_from_slice(key);
+        self.slots[slot] = (hash >> 32) << 32 | (index as u64 + 1);
+        if self.entries.len() * 2 > self.slots.len() {
+            self.grow();
+        }
+        index
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let mask = size - 1;
+        let mut slots = vec![0u64; size];
+        for (index, e) in self.entries.iter().enumerate() {
+            let mut i = e.hash as usize & mask;
+            while slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            slots[i] = (e.hash >> 32) << 32 | (index as u64 + 1);
+        }
+        self.slots = slots;
+    }
+
+    fn key(&self, e: &HostEntry) -> &[u8] {
+        &self.keys[e.key_start..e.key_start + e.key_len as usize]
+    }
+
+    /// Heap bytes held.
+    fn memory_usage(&self) -> usize {
+        self.slots.capacity() * 8
+            + self.entries.capacity() * std::mem::size_of::<HostEntry>()
+            + self.keys.capacity()
+    }
+}
+
+/// One body as a worker holds it: the shared entry and this thread's lazy-DFA cache.
+struct BodySlot {
+    entry: Arc<Entry>,
+    cache: Cache,
+}
+
+/// How often a rule decided, in one worker.
+struct RuleHit {
+    count: u64,
+    /// The position of the first URL it decided.
+    first: u64,
+    /// That URL's host (an index in the host table).
+    host: u32,
+}
+
+/// Counters of one worker.
+#[derive(Default)]
+struct Counts {
+    lines: u64,
+    allowed: u64,
+    disallowed: u64,
+    no_robots: u64,
+    unavailable: u64,
+    unreachable: u64,
+    blank: u64,
+    malformed: u64,
+}
+
+/// Buffers reused for every URL, so that the common path allocates nothing.
+#[derive(Default)]
+struct Buffers {
+    /// A CSV field without its doubled quotes.
+    text: Vec<u8>,
+    /// The URL with `&amp;` decoded.
+    url: Vec<u8>,
+    /// A host key that had to be built.
+    host: Vec<u8>,
+    /// A path that had to be canonicalised.
+    path: Vec<u8>,
+}
+
+/// One thread's state: its host table, its lazy-DFA caches, its counters, buffers. Make one
+/// per thread with [`Classifier::worker`]; `Send`, not shared.
+pub struct Worker {
+    store: Store,
+    format: LineFormat,
+    count_rules: bool,
+    robots_txt_allowed: bool,
+    table: HostTable,
+    /// By the store's entry index.
+    bodies: Vec<Option<BodySlot>>,
+    alls: Vec<Arc<AllRules>>,
+    counts: Counts,
+    /// (body index, rule line) to its hits.
+    rules: HashMap<(u32, u32), RuleHit, foldhash::fast::RandomState>,
+    /// Position of the URL being classified (chunk and line, or index), for the first-seen
+    /// example of each rule.
+    pos: u64,
+    /// (position, reason, text) of the first malformed lines since they were last taken.
+    malformed: Vec<(u64, Malformed, Vec<u8>)>,
+    bufs: Buffers,
+}
+
+impl Worker {
+    fn new(classifier: &Classifier) -> Worker {
+        Worker {
+            store: classifier.store.clone(),
+            format: classifier.format,
+            count_rules: classifier.count_rules,
+            robots_txt_allowed: classifier.store.robots_txt_allowed(),
+            table: HostTable::new(),
+            bodies: Vec::new(),
+            alls: Vec::new(),
+            counts: Counts::default(),
+            rules: HashMap::default(),
+            pos: 0,
+            malformed: Vec::new(),
+            bufs: Buffers::default(),
+        }
+    }
+
+    /// Classifies one URL as given (an absolute URL; `&amp;` decoded if the classifier's
+    /// line format says so). Counted in the summary.
+    pub fn classify_url<'w>(&'w mut self, url: &'w [u8]) -> Result<Classified<'w>, Malformed> {
+        self.pos += 1;
+        self.classify(Field::Url(url), None)
+    }
+
+    /// Classifies one URL whose host key is known (`example.com`, `example.com_8080`; see
+    /// [`crate::logline::host_key`]); the URL may then be a bare path. Counted in the summary.
+    pub fn classify_url_of<'w>(
+        &'w mut self,
+        url: &'w [u8],
+        host: &'w [u8],
+    ) -> Result<Classified<'w>, Malformed> {
+        self.pos += 1;
+        self.classify(Field::Url(url), Some(host))
+    }
+
+    /// Classifies one log line (without its line end), finding the URL per the classifier's
+    /// line format. Counted in the summary.
+    pub fn classify_line<'w>(&'w mut self, line: &'w [u8]) -> Result<Classified<'w>, Malformed> {
+        self.pos += 1;
+        self.classify(Field::Line(line), None)
+    }
+
+    /// The counts since the last call (or since the worker was made), which it resets; host
+    /// tables and caches are kept.
+    pub fn take_summary(&mut self) -> Summary {
+        let c = std::mem::take(&mut self.counts);
+        let mut summary = Summary {
+            lines: c.lines,
+            allowed: c.allowed,
+            disallowed: c.disallowed,
+            no_robots: c.no_robots,
+            unavailable: c.unavailable,
+            unreachable: c.unreachable,
+            blank: c.blank,
+            malformed: c.malformed,
+            ..Summary::default()
+        };
+        for (pos, reason, text) in self.malformed.drain(..) {
+            summary.malformed_lines.push(MalformedLine {
+                log: 0,
+                line: pos,
+                reason,
+                text,
+            });
+        }
+        for i in 0..self.table.entries.len() {
+            let [allowed, disallowed] = std::mem::take(&mut self.table.entries[i].counts);
+            if allowed + disallowed > 0 {
+                summary.add_host(self.table.key(&self.table.entries[i]), allowed, disallowed);
+            }
+        }
+        for ((body, line), hit) in self.rules.drain() {
+            let Some(Some(slot)) = self.bodies.get(body as usize) else {
+                continue;
+            };
+            let rules = slot.entry.matcher().rules();
+            let Ok(i) = rules.binary_search_by_key(&line, |r| r.line()) else {
+                continue;
+            };
+            let host = self
+                .table
+                .entries
+                .get(hit.host as usize)
+                .map(|e| self.table.key(e).to_vec())
+                .unwrap_or_default();
+            summary.add_rule(
+                (body as usize, line),
+                RuleTally {
+                    count: hit.count,
+                    host,
+                    line,
+                    rule: rules[i].to_string(),
+                    first: hit.first,
+                },
+            );
+        }
+        summary
+    }
+
+    /// Heap memory of this worker's host table, in bytes (per host seen: one entry, a slot
+    /// or two, the key's bytes).
+    pub fn table_memory(&self) -> usize {
+        self.table.memory_usage()
+    }
+
+    /// The number of distinct hosts in this worker's table.
+    pub fn hosts_seen(&self) -> usize {
+        self.table.entries.len()
+    }
+
+    /// Classifies the lines of one chunk into a new batch.
+    fn classify_chunk<S: Sink>(&mut self, chunk: &Chunk<'_>, sink: &S) -> ChunkOut<S::Batch> {
+        let mut batch = sink.batch(chunk.data.len());
+        let lines_before = self.counts.lines;
+        let urls_before = self.counts.allowed + self.counts.disallowed;
+        let mut data = chunk.data;
+        if data.last() == Some(&b'\n') {
+            data = &data[..data.len() - 1];
+        }
+        if !chunk.data.is_empty() {
+            let base = chunk.seq << 32;
+            let mut start = 0;
+            let ends = memchr::memchr_iter(b'\n', data).chain(std::iter::once(data.len()));
+            for (index, end) in ends.enumerate() {
+                let raw = &data[start..end];
+                start = end + 1;
+                let line = logline::clean_line(raw, chunk.first && index == 0);
+                self.pos = base | index as u64;
+                match self.classify(Field::Line(line), None) {
+                    Ok(c) => sink.url(&mut batch, &c),
+                    Err(reason) => sink.invalid(&mut batch, &Invalid { line, reason }),
+                }
+            }
+        }
+        let malformed = self
+            .malformed
+            .drain(..)
+            .map(|(pos, reason, text)| (pos & u64::from(u32::MAX), reason, text))
+            .collect();
+        ChunkOut {
+            batch,
+            log: chunk.log,
+            lines: self.counts.lines - lines_before,
+            urls: self.counts.allowed + self.counts.disallowed - urls_before,
+            malformed,
+        }
+    }
+
+    /// Classifies one input: finds the URL and its host, looks the host up (once per thread in
+    /// the store), decides, counts.
+    #[inline]
+    fn classify<'w>(
+        &'w mut self,
+        field: Field<'w>,
+        given_host: Option<&'w [u8]>,
+    ) -> Result<Classified<'w>, Malformed> {
+        let Worker {
+            store,
+            format,
+            count_rules,
+            robots_txt_allowed,
+            table,
+            bodies,
+            alls,
+            counts,
+            rules,
+            pos,
+            malformed,
+            bufs,
+        } = self;
+        counts.lines += 1;
+        let source = match field {
+            Field::Line(line) | Field::Url(line) => line,
+        };
+        let text: &'w [u8] = match find_url(field, *format, &mut bufs.text) {
+            Ok(text) => text,
+            Err(reason) => {
+                note_invalid(counts, malformed, *pos, reason, source);
+                return Err(reason);
+            }
+        };
+        let url: &'w [u8] = if format.decode_amp && logline::has_amp_entity(text) {
+            logline::decode_amp_into(text, &mut bufs.url);
+            &bufs.url
+        } else {
+            text
+        };
+        let (host, default_port) = match given_host {
+            Some(host) => (host, scheme_default_port(url)),
+            None => match logline::host_key_in(url, &mut bufs.host) {
+                Some(found) => found,
+                None => {
+                    note_invalid(counts, malformed, *pos, Malformed::NotAUrl, source);
+                    return Err(Malformed::NotAUrl);
+                }
+            },
+        };
+        // The path rules are matched against, borrowed when already canonical (the common
+        // case): the same as `robotsmatch::canon::canonical_path`, without its allocation.
+        let path: &'w [u8] = match path_and_query(url) {
+            Cow::Borrowed(p) if is_canonical(p) => p,
+            p => {
+                canonicalize_into(&p, &mut bufs.path);
+                &bufs.path
+            }
+        };
+        let port = default_port.unwrap_or(0);
+        let hash = table.hash(host, port);
+        let index = match table.find(hash, host, port) {
+            Ok(index) => index,
+            Err(slot) => {
+                let rules = resolve(store, bodies, alls, host, default_port);
+                table.insert(slot, hash, host, port, rules)
+            }
+        };
+        let entry = &mut table.entries[index];
+        let (allowed, outcome) = match entry.rules {
+            Local::None => {
+                counts.no_robots += 1;
+                (true, Outcome::NoRobots)
+            }
+            Local::All(k) => {
+                let all: &'w AllRules = &alls[k as usize];
+                let allowed = all.allowed() || (*robots_txt_allowed && path == b"/robots.txt");
+                if allowed {
+                    counts.unavailable += 1;
+                } else {
+                    counts.unreachable += 1;
+                }
+                (allowed, Outcome::All(all))
+            }
+            Local::Body(b) => match bodies.get_mut(b as usize) {
+                Some(Some(slot)) => {
+                    let d = slot
+                        .entry
+                        .matcher()
+                        .decide_canonical_with(&mut slot.cache, path);
+                    if *count_rules {
+                        if let Some(rule) = d.rule() {
+                            rules
+                                .entry((b, rule.line()))
+                                .and_modify(|h| {
+                                    h.count += 1;
+                                    if *pos < h.first {
+                                        h.first = *pos;
+                                        h.host = index as u32;
+                                    }
+                                })
+                                .or_insert(RuleHit {
+                                    count: 1,
+                                    first: *pos,
+                                    host: index as u32,
+                                });
+                        }
+                    }
+                    (d.is_allowed(), Outcome::Decided(d))
+                }
+                // A body slot is made before its index is stored in the table.
+                _ => {
+                    counts.no_robots += 1;
+                    (true, Outcome::NoRobots)
+                }
+            },
+        };
+        entry.counts[usize::from(!allowed)] += 1;
+        if allowed {
+            counts.allowed += 1;
+        } else {
+            counts.disallowed += 1;
+        }
+        Ok(Classified {
+            text,
+            url,
+            host,
+            allowed,
+            outcome,
+        })
+    }
+}
+
+/// The URL field of an input (a CSV field with doubled quotes is copied into `buf`), or why
+/// there is none.
+#[inline]
+fn find_url<'a>(
+    field: Field<'a>,
+    format: LineFormat,
+    buf: &'a mut Vec<u8>,
+) -> Result<&'a [u8], Malformed> {
+    match field {
+        Field::Url(url) => Ok(url),
+        Field::Line(line) => {
+            if logline::trim(line).is_empty() {
+                return Err(Malformed::Blank);
+            }
+            match logline::field(line, format) {
+                Ok(Cow::Borrowed(text)) => Ok(text),
+                Ok(Cow::Owned(text)) => {
+                    *buf = text;
+                    Ok(&buf[..])
+                }
+                Err(reason) => Err(reason),
+            }
+        }
+    }
+}
+
+/// Counts an input without a URL, keeping the first few.
+#[cold]
+fn note_invalid(
+    counts: &mut Counts,
+    malformed: &mut Vec<(u64, Malformed, Vec<u8>)>,
+    pos: u64,
+    reason: Malformed,
+    text: &[u8],
+) {
+    if reason == Malformed::Blank {
+        counts.blank += 1;
+    } else {
+        counts.malformed += 1;
+        if malformed.len() < MALFORMED_KEPT {
+            malformed.push((pos, reason, text.to_vec()));
+        }
+    }
+}
+
+/// The default port of a URL's scheme: 80 for `http://`, 443 for `https://`.
+fn scheme_default_port(url: &[u8]) -> Option<u16> {
+    let scheme = &url[..url.iter().position(|&b| b == b':')?];
+    if scheme.eq_ignore_ascii_case(b"http") {
+        Some(80)
+    } else if scheme.eq_ignore_ascii_case(b"https") {
+        Some(443)
+    } else {
+        None
+    }
+}
+
+/// What applies to a host the worker has not seen: asked of the store, and a body slot (with
+/// this thread's cache) made for its body if it is new to the worker.
+#[cold]
+fn resolve(
+    store: &Store,
+    bodies: &mut Vec<Option<BodySlot>>,
+    alls: &mut Vec<Arc<AllRules>>,
+    host: &[u8],
+    default_port: Option<u16>,
+) -> Local {
+    match store.rules_for(host, default_port) {
+        None => Local::None,
+        Some(HostRules::All(all)) => {
+            alls.push(all);
+            Local::All((alls.len() - 1) as u32)
+        }
+        Some(HostRules::Compiled(entry)) => {
+            let i = entry.index();
+            if bodies.len() <= i {
+                bodies.resize_with(i + 1, || None);
+            }
+            if bodies[i].is_none() {
+                let cache = entry.matcher().create_cache();
+                bodies[i] = Some(BodySlot { entry, cache });
+            }
+            Local::Body(i as u32)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::StoreConfig;
+
+    fn store() -> Store {
+        Store::from_bodies(
+            [
+                (
+                    "shop.example",
+                    &b"User-agent: *\nDisallow: /cart\nAllow: /cart/help$\n"[..],
+                ),
+                ("port.example_8080", b"User-agent: *\nDisallow: /p\n"),
+                ("tls.example_443", b"User-agent: *\nDisallow: /\n"),
+                ("amp.example", b"User-agent: *\nDisallow: /*&offset=*\n"),
+            ],
+            StoreConfig::new("Googlebot"),
+        )
+    }
+
+    fn verdict(w: &mut Worker, url: &str) -> Result<(bool, Option<u32>), Malformed> {
+        w.classify_url(url.as_bytes())
+            .map(|c| (c.allowed, c.rule().map(|r| r.line())))
+    }
+
+    #[test]
+    fn worker_decides_like_the_matcher_of_each_host() {
+        let store = store();
+        let mut w = Classifier::new(&store).worker();
+        assert_eq!(
+            verdict(&mut w, "https://shop.example/cart"),
+            Ok((false, Some(2)))
+        );
+        assert_eq!(
+            verdict(&mut w, "https://SHOP.example/cart/help"),
+            Ok((true, Some(3)))
+        );
+        assert_eq!(
+            verdict(&mut w, "http://port.example:8080/p/1"),
+            Ok((false, Some(2)))
+        );
+        assert_eq!(verdict(&mut w, "http://port.example/p/1"), Ok((true, None)));
+        assert_eq!(
+            verdict(&mut w, "https://nofile.example/cart"),
+            Ok((true, None))
+        );
+        assert_eq!(verdict(&mut w, "not a url"), Err(Malformed::NotAUrl));
+        let s = w.take_summary();
+        assert_eq!(
+            (s.allowed, s.disallowed, s.no_robots, s.malformed),
+            (3, 2, 2, 1)
+        );
+        assert_eq!(s.host_count(), 4);
+        assert_eq!(s.malformed_lines[0].text, b"not a url");
+        let again = w.take_summary();
+        assert_eq!(
+            (again.urls(), again.host_count()),
+            (0, 0),
+            "counts are reset"
+        );
+    }
+
+    /// Regression (found while moving the store): the host table is keyed by host and
+    /// default port, so `http://h/` (tries `h`, `h_80`) and `https://h/` (tries `h`, `h_443`)
+    /// are looked up separately whatever order a thread meets them in.
+    #[test]
+    fn default_port_fallback_does_not_depend_on_which_scheme_came_first() {
+        let store = store();
+        for order in [["http", "https"], ["https", "http"]] {
+            let mut w = Classifier::new(&store).worker();
+            let mut got = Vec::new();
+            for scheme in order {
+                got.push((
+                    scheme,
+                    verdict(&mut w, &format!("{scheme}://tls.example/x")),
+                ));
+            }
+            got.sort_by_key(|g| g.0);
+            assert_eq!(
+                got,
+                vec![("http", Ok((true, None))), ("https", Ok((false, Some(2))))]
+            );
+        }
+    }
+
+    /// Issue 14 item 5: `&amp;` is matched as written unless decoding is asked for.
+    #[test]
+    fn amp_is_literal_unless_decoding_is_asked_for() {
+        let store = store();
+        let url = "http://amp.example/find/?from=list&amp;offset=0";
+        let mut w = Classifier::new(&store).worker();
+        assert_eq!(verdict(&mut w, url), Ok((true, None)));
+        let decoding = LineFormat {
+            decode_amp: true,
+            ..LineFormat::default()
+        };
+        let mut w = Classifier::new(&store).line_format(decoding).worker();
+        assert_eq!(verdict(&mut w, url), Ok((false, Some(2))));
+        let c = w.classify_url(url.as_bytes()).map_err(|e| e.as_str());
+        assert_eq!(c.map(|c| c.text), Ok(url.as_bytes()), "printed as written");
+    }
+
+    #[test]
+    fn many_hosts_grow_the_table_and_keep_every_entry() {
+        let store = store();
+        let mut w = Classifier::new(&store).worker();
+        for round in 0..2 {
+            for i in 0..5000 {
+                let (allowed, _) =
+                    verdict(&mut w, &format!("https://h{i}.example/cart")).unwrap_or_default();
+                assert!(allowed, "round {round} host {i}");
+            }
+            assert_eq!(
+                verdict(&mut w, "https://shop.example/cart"),
+                Ok((false, Some(2)))
+            );
+        }
+        assert_eq!(w.hosts_seen(), 5001);
+        let s = w.take_summary();
+        assert_eq!(s.host_count(), 5001);
+        assert!(s.hosts().all(|h| h.urls() == 2));
+    }
+
+    #[test]
+    fn many_in_memory_urls_equal_one_at_a_time_for_any_thread_count() {
+        let store = store();
+        let urls: Vec<String> = (0..20_000)
+            .map(|i| match i % 5 {
+                0 => format!("https://shop.example/cart/{i}"),
+                1 => "https://shop.example/cart/help".to_string(),
+                2 => format!("http://port.example:8080/p{i}"),
+                3 => format!("https://h{}.example/", i % 300),
+                _ => format!("junk {i}"),
+            })
+            .collect();
+        struct Verdicts;
+        impl Sink for Verdicts {
+            type Batch = Vec<Option<bool>>;
+            fn batch(&self, n: usize) -> Self::Batch {
+                Vec::with_capacity(n)
+            }
+            fn url(&self, b: &mut Self::Batch, url: &Classified<'_>) {
+                b.push(Some(url.allowed));
+            }
+            fn invalid(&self, b: &mut Self::Batch, _: &Invalid<'_>) {
+                b.push(None);
+            }
+        }
+        let mut one = Classifier::new(&store).worker();
+        let want: Vec<Option<bool>> = urls
+            .iter()
+            .map(|u| one.classify_url(u.as_bytes()).ok().map(|c| c.allowed))
+            .collect();
+        let want_summary = one.take_summary();
+        for threads in [1, 2, 3] {
+            let c = Classifier::new(&store).threads(threads).count_rules(true);
+            let mut workers = Vec::new();
+            let got: Vec<Option<bool>> = c
+                .classify_many(
+                    &mut workers,
+                    urls.len(),
+                    |i| Some((urls[i].as_bytes(), None)),
+                    &Verdicts,
+                )
+                .concat();
+            assert_eq!(got, want, "threads {threads}");
+            let mut s = Summary::default();
+            for w in &mut workers {
+                s.merge(w.take_summary());
+            }
+            assert_eq!(
+                (s.allowed, s.disallowed, s.malformed),
+                (
+                    want_summary.allowed,
+                    want_summary.disallowed,
+                    want_summary.malformed
+                )
+            );
+            // Three rules decided 4000 URLs each; ties are ordered by host, then line.
+            let top: Vec<(u64, &[u8], u32)> = s
+                .top_rules(5)
+                .iter()
+                .map(|t| (t.count, &t.host[..], t.line))
+                .collect();
+            assert_eq!(
+                top,
+                vec![
+                    (4000, &b"port.example_8080"[..], 2),
+                    (4000, &b"shop.example"[..], 2),
+                    (4000, &b"shop.example"[..], 3)
+                ]
+            );
+        }
+    }
+}
