@@ -108,8 +108,9 @@ pub struct Invalid<'a> {
 pub trait Sink: Sync {
     /// What one chunk of input produces.
     type Batch: Send;
-    /// An empty batch for a chunk of `bytes` bytes of input (a capacity hint).
-    fn batch(&self, bytes: usize) -> Self::Batch;
+    /// An empty batch, for a chunk of `size` bytes of a log ([`Classifier::run`]) or for
+    /// `size` URLs ([`Classifier::classify_many`]): a capacity hint.
+    fn batch(&self, size: usize) -> Self::Batch;
     /// One URL's result.
     fn url(&self, batch: &mut Self::Batch, url: &Classified<'_>);
     /// A line without a usable URL (blank lines included).
@@ -305,11 +306,14 @@ impl Classifier {
     /// optionally, its host key (`None` for a missing input, given to [`Sink::missing`]). A
     /// URL is taken as it is (no trimming, no columns); without a host key it needs
     /// `scheme://host`. `workers` (one per thread; made when missing, kept warm for the next
-    /// call) hold the counts: take them with [`Worker::take_summary`]. Returns the batches in
-    /// input order.
+    /// call) hold the counts: take them with [`Worker::take_summary`]. `start` is the
+    /// position of input 0 in a larger input classified in several calls (0 otherwise): a
+    /// rule's example host is the host of the first URL it decided, by position. Returns the
+    /// batches in input order; [`Sink::batch`] is given the number of URLs of each.
     pub fn classify_many<'a, S, F>(
         &self,
         workers: &mut Vec<Worker>,
+        start: u64,
         n: usize,
         input: F,
         sink: &S,
@@ -332,10 +336,10 @@ impl Classifier {
             if r >= ranges {
                 break;
             }
-            let (start, end) = (r * range, ((r + 1) * range).min(n));
-            let mut batch = sink.batch(end - start);
-            for i in start..end {
-                worker.pos = i as u64;
+            let (first, end) = (r * range, ((r + 1) * range).min(n));
+            let mut batch = sink.batch(end - first);
+            for i in first..end {
+                worker.pos = start + i as u64;
                 match input(i) {
                     None => sink.missing(&mut batch),
                     Some((url, host)) => match worker.classify(Field::Url(url), host) {
@@ -1201,6 +1205,7 @@ mod tests {
             let got: Vec<Option<bool>> = c
                 .classify_many(
                     &mut workers,
+                    0,
                     urls.len(),
                     |i| Some((urls[i].as_bytes(), None)),
                     &Verdicts,
