@@ -157,6 +157,8 @@ pub struct Report {
     pub table_entries: usize,
     /// Heap bytes of the workers' host tables.
     pub table_memory: usize,
+    /// Heap bytes of the workers' lazy-DFA caches (one per thread and body used).
+    pub cache_memory: usize,
 }
 
 /// Classifies logs or batches of URLs against a store. Cheap to build; `Send + Sync`.
@@ -182,17 +184,19 @@ pub struct Classifier {
     format: LineFormat,
     read: ReadConfig,
     count_rules: bool,
+    count_hosts: bool,
 }
 
 impl Classifier {
     /// A classifier over `store`: whole lines are URLs, one thread per core, 1 MiB chunks,
-    /// plain files memory-mapped, rules not counted.
+    /// plain files memory-mapped, hosts counted, rules not.
     pub fn new(store: &Store) -> Classifier {
         Classifier {
             store: store.clone(),
             format: LineFormat::default(),
             read: ReadConfig::default(),
             count_rules: false,
+            count_hosts: true,
         }
     }
 
@@ -225,6 +229,14 @@ impl Classifier {
     /// costs a hash lookup per URL decided by a rule).
     pub fn count_rules(mut self, count: bool) -> Classifier {
         self.count_rules = count;
+        self
+    }
+
+    /// Count the URLs allowed and disallowed per host (for [`Summary::hosts`]); on by
+    /// default. The counts cost nothing per URL; the summary's map of every host seen costs
+    /// memory at the end (about 100 bytes per host).
+    pub fn count_hosts(mut self, count: bool) -> Classifier {
+        self.count_hosts = count;
         self
     }
 
@@ -281,11 +293,15 @@ impl Classifier {
             },
         )?;
         let mut summary = Summary::default();
-        let (mut table_entries, mut table_memory) = (0, 0);
+        let (mut table_entries, mut table_memory, mut cache_memory) = (0, 0, 0);
         for mut worker in finished.workers {
             table_entries += worker.hosts_seen();
             table_memory += worker.table_memory();
-            summary.merge(worker.take_summary());
+            cache_memory += worker.cache_memory();
+            let taken = worker.take_summary();
+            // Free the worker's table before the summaries are merged.
+            drop(worker);
+            summary.merge(taken);
         }
         summary.malformed_lines = malformed;
         Ok(Report {
@@ -294,6 +310,7 @@ impl Classifier {
             threads: self.read.threads,
             table_entries,
             table_memory,
+            cache_memory,
         })
     }
 
@@ -561,6 +578,11 @@ impl HostTable {
     }
 
     /// The occupied entries.
+    fn iter(&self) -> impl Iterator<Item = &HostEntry> {
+        self.entries.iter().filter(|e| e.key_len != EMPTY)
+    }
+
+    /// The occupied entries.
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut HostEntry> {
         self.entries.iter_mut().filter(|e| e.key_len != EMPTY)
     }
@@ -619,6 +641,7 @@ pub struct Worker {
     store: Store,
     format: LineFormat,
     count_rules: bool,
+    count_hosts: bool,
     robots_txt_allowed: bool,
     table: HostTable,
     /// By the store's entry index.
@@ -641,6 +664,7 @@ impl Worker {
             store: classifier.store.clone(),
             format: classifier.format,
             count_rules: classifier.count_rules,
+            count_hosts: classifier.count_hosts,
             robots_txt_allowed: classifier.store.robots_txt_allowed(),
             table: HostTable::new(),
             bodies: Vec::new(),
@@ -701,20 +725,17 @@ impl Worker {
                 text,
             });
         }
-        let mut hosts = Vec::new();
-        for e in self.table.iter_mut() {
-            let counts = std::mem::take(&mut e.counts);
-            if counts != [0, 0] {
-                hosts.push((e.key, e.key_len, counts));
+        if self.count_hosts {
+            let counted = self.table.iter().filter(|e| e.counts != [0, 0]).count();
+            summary.hosts.reserve(counted);
+            for e in self.table.iter() {
+                if e.counts != [0, 0] {
+                    summary.add_host(self.table.key(e), e.counts[0], e.counts[1]);
+                }
             }
-        }
-        for (key, key_len, [allowed, disallowed]) in hosts {
-            let e = HostEntry {
-                key,
-                key_len,
-                ..FREE
-            };
-            summary.add_host(self.table.key(&e), allowed, disallowed);
+            for e in self.table.iter_mut() {
+                e.counts = [0, 0];
+            }
         }
         for ((body, line), hit) in self.rules.drain() {
             let Some(Some(slot)) = self.bodies.get(body as usize) else {
@@ -742,6 +763,16 @@ impl Worker {
     /// or two, the key's bytes).
     pub fn table_memory(&self) -> usize {
         self.table.memory_usage()
+    }
+
+    /// Heap memory of this worker's lazy-DFA caches (one per body it used), in bytes.
+    pub fn cache_memory(&self) -> usize {
+        self.bodies
+            .iter()
+            .flatten()
+            .map(|b| b.cache.memory_usage() + std::mem::size_of::<Cache>())
+            .sum::<usize>()
+            + self.bodies.capacity() * std::mem::size_of::<Option<BodySlot>>()
     }
 
     /// The number of distinct hosts in this worker's table.
@@ -799,6 +830,7 @@ impl Worker {
             store,
             format,
             count_rules,
+            count_hosts,
             robots_txt_allowed,
             table,
             bodies,
@@ -902,7 +934,9 @@ impl Worker {
                 }
             },
         };
-        entry.counts[usize::from(!allowed)] += 1;
+        if *count_hosts {
+            entry.counts[usize::from(!allowed)] += 1;
+        }
         if allowed {
             counts.allowed += 1;
         } else {

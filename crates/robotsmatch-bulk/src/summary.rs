@@ -95,7 +95,8 @@ impl Summary {
         self.blank + self.malformed
     }
 
-    /// The number of distinct hosts seen.
+    /// The number of distinct hosts seen (0 when hosts were not counted:
+    /// [`crate::Classifier::count_hosts`]).
     pub fn host_count(&self) -> usize {
         self.hosts.len()
     }
@@ -132,7 +133,14 @@ impl Summary {
     }
 
     /// Adds `other` to this summary (malformed lines are kept in input order).
-    pub fn merge(&mut self, other: Summary) {
+    pub fn merge(&mut self, mut other: Summary) {
+        // Add the smaller maps into the larger ones.
+        if self.hosts.len() < other.hosts.len() {
+            std::mem::swap(&mut self.hosts, &mut other.hosts);
+        }
+        if self.rules.len() < other.rules.len() {
+            std::mem::swap(&mut self.rules, &mut other.rules);
+        }
         self.lines += other.lines;
         self.allowed += other.allowed;
         self.disallowed += other.disallowed;

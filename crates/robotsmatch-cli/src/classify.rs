@@ -135,7 +135,8 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
         .threads(threads)
         .chunk_size(args.chunk_size)
         .mmap(!args.no_mmap)
-        .count_rules(summary);
+        .count_rules(summary)
+        .count_hosts(summary);
     let (total_bytes, size_known) = reader::total_size(&logs);
     let progress = progress_bar(total_bytes, size_known);
     let show = |p: &Progress| {
@@ -211,19 +212,21 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
 }
 
 /// The memory figures of a run, on stderr (`ROBOTSMATCH_STATS=1`; `tools/bench-classify` reads
-/// them).
+/// them). Hosts are counted for `--format summary` only.
 fn write_stats(err: &mut impl Write, report: &Report, store: &Store) -> std::io::Result<()> {
     writeln!(
         err,
         "robotsmatch: stats: hosts seen {}, distinct bodies used {} ({} bytes), compiled \
-         matchers {} bytes, host tables {} bytes for {} entries over {} threads",
+         matchers {} bytes, host tables {} bytes for {} entries over {} threads, lazy-DFA caches \
+         {} bytes",
         report.summary.host_count(),
         store.compiled_count(),
         store.body_bytes(),
         store.compiled_memory(),
         report.table_memory,
         report.table_entries,
-        report.threads
+        report.threads,
+        report.cache_memory
     )
 }
 

@@ -227,6 +227,15 @@ impl Columns {
     }
 }
 
+/// The options of a call on URLs given in memory.
+#[derive(Clone, Copy)]
+struct Run {
+    threads: Option<usize>,
+    decode_amp: bool,
+    /// Count per host and per rule (for the counts dict).
+    counts: bool,
+}
+
 /// What classifying URLs given in memory gives: each batch with the slice of URLs it
 /// covers, the summary, and the URLs' Arrow type.
 type Batches<B> = (Vec<(B, ArrayRef)>, Summary, DataType);
@@ -432,6 +441,7 @@ impl PyStore {
         format: LineFormat,
         threads: Option<usize>,
         sink: &S,
+        counts: bool,
     ) -> PyResult<(Vec<S::Batch>, Summary, Vec<String>)>
     where
         S::Batch: Send,
@@ -444,7 +454,8 @@ impl PyStore {
         let classifier = Classifier::new(&self.store)
             .line_format(format)
             .threads(threads_or_default(threads)?)
-            .count_rules(true);
+            .count_rules(counts)
+            .count_hosts(counts);
         let (batches, report) = py
             .detach(|| {
                 let mut batches = Vec::new();
@@ -475,8 +486,7 @@ impl PyStore {
         py: Python<'_>,
         urls: &Bound<'_, PyAny>,
         hosts: Option<&Bound<'_, PyAny>>,
-        decode_amp: bool,
-        threads: Option<usize>,
+        run: Run,
         sink: &S,
     ) -> PyResult<Batches<S::Batch>>
     where
@@ -513,12 +523,13 @@ impl PyStore {
             .collect::<PyResult<_>>()?;
         let classifier = Classifier::new(&self.store)
             .line_format(LineFormat {
-                decode_amp,
+                decode_amp: run.decode_amp,
                 ..LineFormat::default()
             })
-            .threads(threads_or_default(threads)?)
-            .count_rules(true);
-        let pool = &self.workers[usize::from(decode_amp)];
+            .threads(threads_or_default(run.threads)?)
+            .count_rules(run.counts)
+            .count_hosts(run.counts);
+        let pool = &self.workers[usize::from(run.decode_amp)];
         let mut workers = pool
             .lock()
             .map(|mut w| std::mem::take(&mut *w))
@@ -654,7 +665,7 @@ impl PyStore {
             with_url: true,
             hint_is_bytes: true,
         };
-        let (batches, _, _) = self.run_logs(py, logs, format, threads, &sink)?;
+        let (batches, _, _) = self.run_logs(py, logs, format, threads, &sink, false)?;
         let schema = schema(&DataType::Utf8);
         let batches = batches
             .into_iter()
@@ -679,7 +690,7 @@ impl PyStore {
         decode_amp: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let format = line_format(column, delimiter, decode_amp)?;
-        let (_, summary, errors) = self.run_logs(py, logs, format, threads, &())?;
+        let (_, summary, errors) = self.run_logs(py, logs, format, threads, &(), true)?;
         counts_dict(py, &summary, &errors)
     }
 
@@ -703,7 +714,17 @@ impl PyStore {
             with_url: false,
             hint_is_bytes: false,
         };
-        let (out, _, url_type) = self.run_urls(py, urls, hosts, decode_amp, threads, &sink)?;
+        let (out, _, url_type) = self.run_urls(
+            py,
+            urls,
+            hosts,
+            Run {
+                threads,
+                decode_amp,
+                counts: false,
+            },
+            &sink,
+        )?;
         let schema = schema(&url_type);
         let batches = out
             .into_iter()
@@ -722,7 +743,17 @@ impl PyStore {
         threads: Option<usize>,
         decode_amp: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let (_, summary, _) = self.run_urls(py, urls, hosts, decode_amp, threads, &())?;
+        let (_, summary, _) = self.run_urls(
+            py,
+            urls,
+            hosts,
+            Run {
+                threads,
+                decode_amp,
+                counts: true,
+            },
+            &(),
+        )?;
         counts_dict(py, &summary, &[])
     }
 
