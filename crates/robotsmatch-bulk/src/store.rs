@@ -25,7 +25,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use robotsmatch::cache::{body_key, BodyKey};
 use robotsmatch::fetch::{Availability, Outcome as FetchOutcome, Reason};
@@ -180,8 +180,11 @@ struct Inner {
     config: StoreConfig,
     /// Host key to rules, for hosts that have a file and were seen so far (None: unreadable).
     hosts: Mutex<HashMap<String, Option<HostRules>>>,
-    /// Body hash to entry.
-    bodies: Mutex<HashMap<BodyKey, Arc<Entry>>>,
+    /// Body hash to entry, set by the first thread that needs it; a thread that needs a body
+    /// another is compiling waits for it instead of compiling it again.
+    bodies: Mutex<HashMap<BodyKey, Arc<OnceLock<Arc<Entry>>>>>,
+    /// Bodies compiled (equal to the distinct bodies: none is compiled twice).
+    compilations: AtomicUsize,
     next_index: AtomicUsize,
     /// Bytes of the distinct bodies compiled.
     body_bytes: AtomicU64,
@@ -207,6 +210,7 @@ impl Store {
                 config,
                 hosts: Mutex::new(HashMap::new()),
                 bodies: Mutex::new(HashMap::new()),
+                compilations: AtomicUsize::new(usize::from(next_index > 0)),
                 next_index: AtomicUsize::new(next_index),
                 body_bytes: AtomicU64::new(body_bytes),
                 errors: Mutex::new(Vec::new()),
@@ -421,8 +425,19 @@ impl Store {
     pub fn compiled_count(&self) -> usize {
         match &self.inner.files {
             Files::Single(_) => 1,
-            _ => self.inner.bodies.lock().map(|b| b.len()).unwrap_or(0),
+            _ => self
+                .inner
+                .bodies
+                .lock()
+                .map(|b| b.values().filter(|e| e.get().is_some()).count())
+                .unwrap_or(0),
         }
+    }
+
+    /// How many times a body was compiled: [`Store::compiled_count`], as no body is compiled
+    /// twice even when several threads meet it at once.
+    pub fn compilations(&self) -> usize {
+        self.inner.compilations.load(Ordering::Relaxed)
     }
 
     /// The bytes of the distinct bodies compiled so far.
@@ -438,7 +453,12 @@ impl Store {
                 .inner
                 .bodies
                 .lock()
-                .map(|b| b.values().map(|e| e.matcher.memory_usage()).sum())
+                .map(|b| {
+                    b.values()
+                        .filter_map(|e| e.get())
+                        .map(|e| e.matcher.memory_usage())
+                        .sum()
+                })
                 .unwrap_or(0),
         }
     }
@@ -511,28 +531,24 @@ impl Store {
     fn entry_for(&self, body: &[u8]) -> Arc<Entry> {
         let inner = &*self.inner;
         let key = body_key(body);
-        if let Some(e) = inner.bodies.lock().ok().and_then(|b| b.get(&key).cloned()) {
-            return e;
-        }
-        // Compile outside the lock; if another thread compiled the same body meanwhile, keep
-        // the first.
-        let matcher = inner.config.compile(body);
-        let Ok(mut bodies) = inner.bodies.lock() else {
-            let index = inner.next_index.fetch_add(1, Ordering::Relaxed);
-            return Arc::new(Entry { matcher, index });
+        let cell = match inner.bodies.lock() {
+            Ok(mut bodies) => bodies.entry(key).or_default().clone(),
+            Err(_) => Arc::new(OnceLock::new()),
         };
-        bodies
-            .entry(key)
-            .or_insert_with(|| {
-                inner
-                    .body_bytes
-                    .fetch_add(body.len() as u64, Ordering::Relaxed);
-                Arc::new(Entry {
-                    matcher,
-                    index: inner.next_index.fetch_add(1, Ordering::Relaxed),
-                })
+        // Compiled outside the map's lock: other bodies are looked up and compiled meanwhile;
+        // a thread that needs this body waits here for it.
+        cell.get_or_init(|| {
+            let matcher = inner.config.compile(body);
+            inner.compilations.fetch_add(1, Ordering::Relaxed);
+            inner
+                .body_bytes
+                .fetch_add(body.len() as u64, Ordering::Relaxed);
+            Arc::new(Entry {
+                matcher,
+                index: inner.next_index.fetch_add(1, Ordering::Relaxed),
             })
-            .clone()
+        })
+        .clone()
     }
 }
 
@@ -567,6 +583,28 @@ mod tests {
         assert!(store.rules_for(b"port.example", Some(443)).is_some());
         assert!(store.rules_for(b"none.example", Some(443)).is_none());
         assert_eq!(store.compiled_count(), 2);
+    }
+
+    /// Threads that meet the same body at once compile it once: the others wait for it.
+    #[test]
+    fn a_body_met_by_many_threads_at_once_is_compiled_once() {
+        let body = "User-agent: *\nDisallow: /a*b*c*d$\nDisallow: /e*f\n".repeat(50);
+        let hosts: Vec<(String, String)> =
+            (0..64).map(|i| (format!("h{i}"), body.clone())).collect();
+        for _ in 0..20 {
+            let store = Store::from_bodies(hosts.clone(), StoreConfig::new("x"));
+            let barrier = std::sync::Barrier::new(8);
+            std::thread::scope(|scope| {
+                for t in 0..8 {
+                    let (store, barrier) = (&store, &barrier);
+                    scope.spawn(move || {
+                        barrier.wait();
+                        assert!(store.rules_for(format!("h{t}").as_bytes(), None).is_some());
+                    });
+                }
+            });
+            assert_eq!((store.compiled_count(), store.compilations()), (1, 1));
+        }
     }
 
     #[test]

@@ -216,12 +216,13 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
 fn write_stats(err: &mut impl Write, report: &Report, store: &Store) -> std::io::Result<()> {
     writeln!(
         err,
-        "robotsmatch: stats: hosts seen {}, distinct bodies used {} ({} bytes), compiled \
-         matchers {} bytes, host tables {} bytes for {} entries over {} threads, lazy-DFA caches \
+        "robotsmatch: stats: hosts seen {}, distinct bodies used {} ({} bytes, compiled {} \
+         times), compiled matchers {} bytes, host tables {} bytes for {} entries over {} threads, lazy-DFA caches \
          {} bytes",
         report.summary.host_count(),
         store.compiled_count(),
         store.body_bytes(),
+        store.compilations(),
         store.compiled_memory(),
         report.table_memory,
         report.table_entries,
