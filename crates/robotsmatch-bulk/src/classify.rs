@@ -356,7 +356,8 @@ impl Classifier {
             let (first, end) = (r * range, ((r + 1) * range).min(n));
             let mut batch = sink.batch(end - first);
             for i in first..end {
-                worker.pos = start + i as u64;
+                // 1-based, as a malformed line's number.
+                worker.pos = start + i as u64 + 1;
                 match input(i) {
                     None => sink.missing(&mut batch),
                     Some((url, host)) => match worker.classify(Field::Url(url), host) {
@@ -1258,6 +1259,11 @@ mod tests {
                     want_summary.malformed
                 )
             );
+            // The first malformed inputs (every fifth is junk), by their 1-based index.
+            let lines: Vec<u64> = s.malformed_lines.iter().map(|m| m.line).collect();
+            assert_eq!(lines, (0..10).map(|k| 5 * k + 5).collect::<Vec<u64>>());
+            assert_eq!(s.malformed_lines[0].text, b"junk 4");
+            assert_eq!(want_summary.malformed_lines[0].line, 5);
             // Three rules decided 4000 URLs each; ties are ordered by host, then line.
             let top: Vec<(u64, &[u8], u32)> = s
                 .top_rules(5)
