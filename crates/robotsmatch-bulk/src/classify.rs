@@ -659,6 +659,16 @@ pub struct Worker {
     bufs: Buffers,
 }
 
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("format", &self.format)
+            .field("hosts_seen", &self.table.len)
+            .field("lines", &self.counts.lines)
+            .finish()
+    }
+}
+
 impl Worker {
     fn new(classifier: &Classifier) -> Worker {
         Worker {
