@@ -12,15 +12,15 @@ How the work is split:
    for a non-default port, as `robotsmatch classify --robots DIR` reads it) into
    {host: body} and broadcasts it: each executor receives it once.
 2. The log is read as text lines (plain or .gz), one URL per line; Spark's JVM extracts the
-   host (lower case, `_port` when not 80/443).
+   host key (lower case, `_port` when not 80/443).
 3. `repartition(N, "host")` hash-partitions by host, so all URLs of a host land in one
-   partition, and `sortWithinPartitions("host")` makes each host's URLs contiguous.
-4. `mapInArrow` hands each partition to a Python worker as Arrow record batches. For each
-   run of one host in a batch, the worker takes that host's compiled matcher and calls
-   `decide_many` once on the zero-copy slice of the URL column.
-5. Matchers live in a per-worker cache keyed by the hash of the robots.txt body (identical
-   bodies compile once) that survives across tasks while Spark reuses the Python worker
-   (`spark.python.worker.reuse`, on by default).
+   partition and each Python worker compiles only the bodies of its own hosts.
+4. `mapInArrow` hands each partition to a Python worker as Arrow record batches; the worker
+   gives each batch's `url` and `host` columns to `robotsmatch.Store.classify` (zero-copy,
+   GIL released), which finds every URL's robots.txt by its host and decides it.
+5. The `Store` (made with `Store.from_bodies` from the broadcast) lives in the Python worker
+   and survives across tasks while Spark reuses the worker (`spark.python.worker.reuse`, on
+   by default): each distinct body is compiled once per worker, when its host is first seen.
 
 Prints the verdict counts, the elapsed time of the classification job and URLs/s.
 """
@@ -32,7 +32,7 @@ import os
 import pathlib
 import sys
 import time
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA = "url string, host string, verdict string, line int, robots boolean"
@@ -47,73 +47,27 @@ def make_classifier(store_bc, agent: str, profile: str):
     """The function given to mapInArrow (shipped to executors by cloudpickle)."""
 
     def classify(batches: Iterator["pa.RecordBatch"]) -> Iterator["pa.RecordBatch"]:
-        import hashlib
         import types
 
-        import pyarrow as pa
-        import pyarrow.compute as pc
         import robotsmatch
 
-        # A cache that lives as long as this Python worker process (this function's own
+        # A store that lives as long as this Python worker process (this function's own
         # globals are re-created for every task).
         cache = sys.modules.setdefault("_robotsmatch_spark_cache", types.ModuleType("cache"))
-        if not hasattr(cache, "by_body"):
-            cache.by_body = {}  # (body hash, agent, profile) -> Matcher
-            cache.by_host = {}  # (host, agent, profile) -> Matcher or None
-        store = store_bc.value
-
-        def matcher_for(host):
-            key = (host, agent, profile)
-            if key not in cache.by_host:
-                body = store.get(host)
-                m = None
-                if body is not None:
-                    digest = (hashlib.blake2b(body, digest_size=16).digest(), agent, profile)
-                    m = cache.by_body.get(digest)
-                    if m is None:
-                        m = robotsmatch.Robots.parse(body).matcher(agent, profile)
-                        cache.by_body[digest] = m
-                cache.by_host[key] = m
-            return cache.by_host[key]
+        if not hasattr(cache, "stores"):
+            cache.stores = {}
+        key = (getattr(store_bc, "id", None), agent, profile)
+        store = cache.stores.get(key)
+        if store is None:
+            store = robotsmatch.Store.from_bodies(store_bc.value, agent, profile)
+            cache.stores[key] = store
 
         for batch in batches:
-            urls = batch.column("url")
-            hosts = batch.column("host")
             if len(batch) == 0:
                 continue
-            runs = pc.run_end_encode(hosts)  # hosts are sorted: one run per host
-            ends = runs.run_ends.to_pylist()
-            values = runs.values.to_pylist()
-            allowed: List[pa.Array] = []
-            lines: List[pa.Array] = []
-            robots: List[pa.Array] = []
-            start = 0
-            for end, host in zip(ends, values):
-                n = end - start
-                m = matcher_for(host) if host else None
-                if m is not None:
-                    decided = m.decide_many(urls.slice(start, n))
-                    allowed.append(decided.field("allowed"))
-                    lines.append(decided.field("line"))
-                else:  # no robots.txt: allowed; no host: invalid (null)
-                    allowed.append(pa.array([True] * n if host else [None] * n, pa.bool_()))
-                    lines.append(pa.nulls(n, pa.int32()))
-                robots.append(pa.array([m is not None] * n, pa.bool_()))
-                start = end
-            allowed_col = pa.concat_arrays(allowed)
-            verdict = pc.if_else(allowed_col, "allowed", "disallowed").fill_null("invalid")
-            yield pa.RecordBatch.from_arrays(
-                [urls, hosts, verdict.cast(pa.string()), pa.concat_arrays(lines), pa.concat_arrays(robots)],
-                schema=pa.schema(
-                    [
-                        ("url", pa.string()),
-                        ("host", pa.string()),
-                        ("verdict", pa.string()),
-                        ("line", pa.int32()),
-                        ("robots", pa.bool_()),
-                    ]
-                ),
-            )
+            # Spark runs one Python worker per core already: one thread each.
+            table = store.classify(batch.column("url"), hosts=batch.column("host"), threads=1)
+            yield from table.select(["url", "host", "verdict", "line", "robots"]).to_batches()
 
     return classify
 
@@ -177,7 +131,7 @@ def main() -> int:
 
     df = spark.read.text(args.logs).withColumnRenamed("value", "url")
     df = df.withColumn("host", host_column(F, F.col("url")))
-    df = df.repartition(args.partitions, "host").sortWithinPartitions("host")
+    df = df.repartition(args.partitions, "host")
     classified = df.mapInArrow(make_classifier(store_bc, args.agent, args.profile), SCHEMA)
 
     baseline = None
@@ -188,8 +142,8 @@ def main() -> int:
         plain.groupBy("verdict", "robots").count().collect()
         baseline = time.perf_counter() - t1
 
-    # Run 1 compiles every matcher (and, without --baseline before it, also starts the Python
-    # workers and warms the JVM); run 2 finds the workers' matcher caches filled.
+    # Run 1 compiles every body (and, without --baseline before it, also starts the Python
+    # workers and warms the JVM); run 2 finds the workers' stores filled.
     timings = []
     for _ in range(2):
         t1 = time.perf_counter()
@@ -205,9 +159,9 @@ def main() -> int:
     for (verdict, robots), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         where = "host has robots.txt" if robots else "no robots.txt"
         print(f"  {verdict:<11} {n:>9}  ({where})")
-    for label, elapsed in zip(("run 1 (compiles the matchers)", "run 2 (matchers cached)"), timings):
+    for label, elapsed in zip(("run 1 (compiles the bodies)", "run 2 (bodies compiled)"), timings):
         print(f"{label}: classified {total} URLs in {elapsed:.2f} s: {total / elapsed:,.0f} URLs/s "
-              "(the whole Spark job: read, host extraction, shuffle by host, sort, Arrow, decide)")
+              "(the whole Spark job: read, host extraction, shuffle by host, Arrow, decide)")
     if baseline is not None:
         print(f"baseline: the same job without robotsmatch took {baseline:.2f} s "
               f"({total / baseline:,.0f} URLs/s)")

@@ -1,22 +1,22 @@
 //! `robotsmatch classify`: every URL of crawl logs against a per-host robots store, on all
-//! cores, output in input order.
+//! cores, output in input order. The work is `robotsmatch_bulk`'s; this module parses the
+//! flags, writes the formats (as sinks that run on the worker threads) and sets the exit code.
 
-use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use robotsmatch::canon::canonical_path;
-
-use crate::bulk::{self, Chunk, LogPath};
-use crate::logline::{self, LineFormat, Malformed};
-use crate::output;
-use crate::store::{Outcome, Store, View};
 use robotsmatch::fetch::Availability;
-use robotsmatch_cli::warc;
+use robotsmatch_bulk::reader::{self, LogPath};
+use robotsmatch_bulk::store::{StoreConfig, STORE_DENSE_SIZE_LIMIT};
+use robotsmatch_bulk::summary::MALFORMED_KEPT;
+use robotsmatch_bulk::{
+    Classified, Classifier, Invalid, LineFormat, Outcome, Progress, Report, Sink, Store, Summary,
+};
+
+use crate::output;
 
 /// Arguments of `classify`.
 #[derive(Args, Debug)]
@@ -56,6 +56,11 @@ pub struct ClassifyArgs {
     /// Column delimiter for --column: one character, or `\t` (default tab).
     #[arg(long, value_name = "C", default_value = "\\t")]
     delimiter: String,
+    /// Read `&amp;` in URLs as `&` before matching, for link lists scraped from HTML. By
+    /// default a URL is matched as written, as `check` and Google's library do; either way it
+    /// is printed as written.
+    #[arg(long)]
+    decode_amp: bool,
     /// Chunk size in bytes for the parallel split (the output does not depend on it).
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, hide = true)]
     chunk_size: usize,
@@ -89,47 +94,13 @@ pub enum Only {
     Disallowed,
 }
 
-/// The dense DFA budget per robots.txt body in a store, in bytes.
-const STORE_DENSE_SIZE_LIMIT: usize = 16 << 10;
-
-/// How many malformed lines are reported in full.
-const MALFORMED_SHOWN: usize = 10;
-
-/// Counts kept per chunk and merged in order.
-#[derive(Default)]
-struct Stats {
-    allowed: u64,
-    disallowed: u64,
-    no_robots: u64,
-    /// Allowed because the host's robots.txt was unavailable (WARC store).
-    unavailable: u64,
-    /// Disallowed because the host's robots.txt was unreachable (WARC store).
-    unreachable: u64,
-    blank: u64,
-    malformed: u64,
-    /// (log, line: within the chunk, then 1-based within the log, reason, text) of the first
-    /// malformed lines.
-    malformed_lines: Vec<(usize, u64, Malformed, Vec<u8>)>,
-    /// Summary only: host -> [allowed, disallowed].
-    hosts: HashMap<Vec<u8>, [u64; 2], foldhash::fast::RandomState>,
-    /// Summary only: (entry, line) -> (count, an example host, rule text).
-    rules: HashMap<(usize, u32), RuleCount>,
-}
-
-/// How often a rule decided, an example host, and the rule as text.
-type RuleCount = (u64, Vec<u8>, String);
-
-/// The result of one chunk.
-struct ChunkOut {
-    log: usize,
-    lines: u64,
-    out: Vec<u8>,
-    stats: Stats,
-}
-
-/// Per-thread state: the thread's view of the store.
-struct Worker<'s> {
-    view: View<'s>,
+/// Parses a `--delimiter` value: one ASCII character, or `\t` / `tab`.
+pub fn parse_delimiter(s: &str) -> anyhow::Result<u8> {
+    match s {
+        "\\t" | "\t" | "tab" => Ok(b'\t'),
+        _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
+        _ => bail!("--delimiter must be one ASCII character or \\t, not '{s}'"),
+    }
 }
 
 /// Runs `classify`; returns the exit code.
@@ -139,67 +110,57 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     crate::check::single_agent(&args.agent)?;
     let format = LineFormat {
         column: args.column.map_or(0, |c| c as usize),
-        delimiter: logline::parse_delimiter(&args.delimiter)?,
+        delimiter: parse_delimiter(&args.delimiter)?,
+        decode_amp: args.decode_amp,
     };
     let logs: Vec<LogPath> = args.logs.iter().map(|s| LogPath::parse(s)).collect();
     if logs.iter().filter(|l| **l == LogPath::Stdin).count() > 1 {
         bail!("stdin ('-') can be given only once");
     }
-    // A smaller dense budget than `check`: a store holds thousands of matchers at once.
-    let agent = robotsmatch::catalog::agent_for(&args.agent);
-    let builder = args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT);
+    let config = StoreConfig::new(robotsmatch::catalog::agent_for(&args.agent))
+        .builder(args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT))
+        .parse_config(args.limits.parse_config());
     let store = match &args.robots {
-        Some(path) => Store::open(path, agent, builder, args.limits.parse_config())?,
+        Some(path) => Store::open(path, config)?,
         None => {
-            bulk::check_logs(&logs)?;
-            warc_store(
-                &args.robots_warc,
-                agent,
-                builder,
-                args.limits.parse_config(),
-            )?
+            reader::check_logs(&logs)?;
+            warc_store(&args.robots_warc, config)?
         }
     };
-    bulk::check_logs(&logs)?;
-    let (pool, config, threads) = bulk::workers(args.threads, args.chunk_size, !args.no_mmap)?;
-    let workers: Vec<Mutex<Worker<'_>>> = (0..threads + 1)
-        .map(|_| {
-            Mutex::new(Worker {
-                view: View::new(&store),
-            })
-        })
-        .collect();
+    reader::check_logs(&logs)?;
+    let threads = args.threads.unwrap_or_else(reader::default_threads).max(1);
     let summary = args.format == Format::Summary;
-    let (total_bytes, size_known) = bulk::total_size(&logs);
+    let classifier = Classifier::new(&store)
+        .line_format(format)
+        .threads(threads)
+        .chunk_size(args.chunk_size)
+        .mmap(!args.no_mmap)
+        .count_rules(summary)
+        .count_hosts(summary);
+    let (total_bytes, size_known) = reader::total_size(&logs);
     let progress = progress_bar(total_bytes, size_known);
-
-    let process = |chunk: &Chunk<'_>| -> ChunkOut {
-        let slot = rayon::current_thread_index().unwrap_or(threads);
-        let mut worker = match workers[slot.min(threads)].lock() {
-            Ok(w) => w,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        classify_chunk(chunk, &mut worker, format, args.format, args.only, summary)
+    let show = |p: &Progress| {
+        if let Some(bar) = &progress {
+            bar.set_position(p.bytes);
+            let secs = start.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!("{:.2} M URLs/s", p.urls as f64 / secs / 1e6));
+        }
     };
 
-    // Not the locked stdout: the sink runs on the pipeline's writer thread.
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout());
-    let mut totals = Stats::default();
-    let mut line_base: Vec<u64> = vec![0; logs.len()];
-    let sink = |r: ChunkOut, bytes: u64| -> std::io::Result<()> {
-        out.write_all(&r.out)?;
-        let base = line_base[r.log];
-        line_base[r.log] += r.lines;
-        merge(&mut totals, r.stats, base, r.log);
-        if let Some(p) = &progress {
-            p.inc(bytes);
-            let urls = totals.allowed + totals.disallowed;
-            let secs = start.elapsed().as_secs_f64().max(1e-3);
-            p.set_message(format!("{:.2} M URLs/s", urls as f64 / secs / 1e6));
-        }
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    let mut write = |batch: Vec<u8>, p: &Progress| -> std::io::Result<()> {
+        out.write_all(&batch)?;
+        show(p);
         Ok(())
     };
-    let log_errors = bulk::run(&logs, &config, &pool, process, sink)?;
+    let report = match args.format {
+        Format::Summary => classifier.run(&logs, &(), |(), p| {
+            show(p);
+            Ok(())
+        })?,
+        Format::Tsv => classifier.run(&logs, &TsvSink { only: args.only }, &mut write)?,
+        Format::Jsonl => classifier.run(&logs, &JsonlSink { only: args.only }, &mut write)?,
+    };
     out.flush()?;
     drop(out);
     if let Some(p) = &progress {
@@ -208,23 +169,23 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     let elapsed = start.elapsed();
 
     let mut err = std::io::stderr().lock();
-    let urls = totals.allowed + totals.disallowed;
+    let totals = &report.summary;
     if summary {
         let mut o = output::stdout();
         write_summary(
             &mut o,
-            &totals,
+            totals,
             &store,
             &logs,
             elapsed,
-            threads,
+            report.threads,
             bytes_read(&logs),
         )?;
         o.flush()?;
     }
-    report_malformed(&mut err, &totals, &logs)?;
+    report_malformed(&mut err, totals, &logs)?;
     let mut code = 0;
-    for e in &log_errors {
+    for e in &report.errors {
         writeln!(err, "robotsmatch: {}", e.message)?;
         code = 2;
     }
@@ -235,6 +196,7 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
         )?;
         code = 2;
     }
+    let urls = totals.urls();
     if !summary && std::env::var_os("ROBOTSMATCH_TIMING").is_some() {
         writeln!(
             err,
@@ -243,11 +205,153 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
             urls as f64 / elapsed.as_secs_f64()
         )?;
     }
+    if std::env::var_os("ROBOTSMATCH_STATS").is_some() {
+        write_stats(&mut err, &report, &store)?;
+    }
     Ok(code)
 }
 
+/// The memory figures of a run, on stderr (`ROBOTSMATCH_STATS=1`; `tools/bench-classify` reads
+/// them). Hosts are counted for `--format summary` only.
+fn write_stats(err: &mut impl Write, report: &Report, store: &Store) -> std::io::Result<()> {
+    writeln!(
+        err,
+        "robotsmatch: stats: hosts seen {}, distinct bodies used {} ({} bytes, compiled {} \
+         times), compiled matchers {} bytes, host tables {} bytes for {} entries over {} threads, lazy-DFA caches \
+         {} bytes",
+        report.summary.host_count(),
+        store.compiled_count(),
+        store.body_bytes(),
+        store.compilations(),
+        store.compiled_memory(),
+        report.table_memory,
+        report.table_entries,
+        report.threads,
+        report.cache_memory
+    )
+}
+
+/// `tsv`: `verdict<TAB>line<TAB>rule<TAB>url`, one line per input line (`--only` filters).
+struct TsvSink {
+    only: Option<Only>,
+}
+
+impl Sink for TsvSink {
+    type Batch = Vec<u8>;
+
+    fn batch(&self, bytes: usize) -> Vec<u8> {
+        Vec::with_capacity(bytes + bytes / 2)
+    }
+
+    #[inline]
+    fn url(&self, out: &mut Vec<u8>, c: &Classified<'_>) {
+        if self.only.is_some_and(|o| (o == Only::Allowed) != c.allowed) {
+            return;
+        }
+        out.extend_from_slice(if c.allowed {
+            b"allowed\t"
+        } else {
+            b"disallowed\t"
+        });
+        match c.rule() {
+            Some(r) => {
+                out.extend_from_slice(itoa::Buffer::new().format(r.line()).as_bytes());
+                out.push(b'\t');
+                out.extend_from_slice(r.kind().key().as_bytes());
+                out.extend_from_slice(b": ");
+                output::extend_sanitized(out, r.pattern());
+            }
+            None => out.extend_from_slice(b"-\t-"),
+        }
+        out.push(b'\t');
+        output::extend_sanitized(out, c.text);
+        out.push(b'\n');
+    }
+
+    fn invalid(&self, out: &mut Vec<u8>, line: &Invalid<'_>) {
+        if self.only.is_none() {
+            out.extend_from_slice(b"invalid\t-\t-\t");
+            output::extend_sanitized(out, line.line);
+            out.push(b'\n');
+        }
+    }
+}
+
+/// `jsonl`: one object per input line, keys in sorted order (`url`, `host`, `verdict`, `rule`,
+/// `robots`, and `availability`, `reason` under allow/disallow all), written without building
+/// a JSON value.
+struct JsonlSink {
+    only: Option<Only>,
+}
+
+/// Writes `s` (lossy UTF-8) as a JSON string.
+fn json_str(out: &mut Vec<u8>, s: &[u8]) {
+    // Writing into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, &*String::from_utf8_lossy(s));
+}
+
+impl Sink for JsonlSink {
+    type Batch = Vec<u8>;
+
+    fn batch(&self, bytes: usize) -> Vec<u8> {
+        Vec::with_capacity(bytes * 3)
+    }
+
+    fn url(&self, out: &mut Vec<u8>, c: &Classified<'_>) {
+        if self.only.is_some_and(|o| (o == Only::Allowed) != c.allowed) {
+            return;
+        }
+        out.push(b'{');
+        if let Outcome::All(all) = c.outcome {
+            out.extend_from_slice(b"\"availability\":");
+            json_str(out, all.reason().availability().as_str().as_bytes());
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"host\":");
+        json_str(out, c.host);
+        if let Outcome::All(all) = c.outcome {
+            out.extend_from_slice(b",\"reason\":");
+            json_str(out, all.reason().to_string().as_bytes());
+        }
+        out.extend_from_slice(if c.has_robots() {
+            b",\"robots\":true,\"rule\":"
+        } else {
+            b",\"robots\":false,\"rule\":"
+        });
+        match c.rule() {
+            Some(r) => {
+                out.extend_from_slice(b"{\"kind\":");
+                json_str(out, r.kind().as_str().as_bytes());
+                out.extend_from_slice(b",\"line\":");
+                out.extend_from_slice(itoa::Buffer::new().format(r.line()).as_bytes());
+                out.extend_from_slice(b",\"pattern\":");
+                json_str(out, r.pattern());
+                out.push(b'}');
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"url\":");
+        json_str(out, c.text);
+        out.extend_from_slice(if c.allowed {
+            b",\"verdict\":\"allowed\"}\n"
+        } else {
+            b",\"verdict\":\"disallowed\"}\n"
+        });
+    }
+
+    fn invalid(&self, out: &mut Vec<u8>, line: &Invalid<'_>) {
+        if self.only.is_none() {
+            out.extend_from_slice(b"{\"error\":");
+            json_str(out, line.reason.as_str().as_bytes());
+            out.extend_from_slice(b",\"url\":");
+            json_str(out, line.line);
+            out.extend_from_slice(b",\"verdict\":\"invalid\"}\n");
+        }
+    }
+}
+
 fn bytes_read(logs: &[LogPath]) -> Option<u64> {
-    let (n, known) = bulk::total_size(logs);
+    let (n, known) = reader::total_size(logs);
     known.then_some(n)
 }
 
@@ -272,205 +376,7 @@ fn progress_bar(total: u64, known: bool) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-fn merge(total: &mut Stats, s: Stats, base: u64, log: usize) {
-    total.allowed += s.allowed;
-    total.disallowed += s.disallowed;
-    total.no_robots += s.no_robots;
-    total.unavailable += s.unavailable;
-    total.unreachable += s.unreachable;
-    total.blank += s.blank;
-    total.malformed += s.malformed;
-    for (_, line, why, text) in s.malformed_lines {
-        if total.malformed_lines.len() < MALFORMED_SHOWN {
-            total
-                .malformed_lines
-                .push((log, base + line + 1, why, text));
-        }
-    }
-    for (h, c) in s.hosts {
-        let e = total.hosts.entry(h).or_default();
-        e[0] += c[0];
-        e[1] += c[1];
-    }
-    for (k, (n, host, rule)) in s.rules {
-        total.rules.entry(k).or_insert((0, host, rule)).0 += n;
-    }
-}
-
-fn classify_chunk(
-    chunk: &Chunk<'_>,
-    worker: &mut Worker<'_>,
-    format: LineFormat,
-    out_format: Format,
-    only: Option<Only>,
-    summary: bool,
-) -> ChunkOut {
-    let mut out = Vec::with_capacity(if summary {
-        0
-    } else {
-        chunk.data.len() + chunk.data.len() / 2
-    });
-    let mut stats = Stats::default();
-    let mut data = chunk.data;
-    if data.last() == Some(&b'\n') {
-        data = &data[..data.len() - 1];
-    }
-    let mut lines = 0u64;
-    if !chunk.data.is_empty() {
-        for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
-            lines += 1;
-            let line = logline::clean_line(raw, chunk.first && i == 0);
-            classify_line(
-                line, i as u64, worker, format, out_format, only, summary, &mut out, &mut stats,
-            );
-        }
-    }
-    ChunkOut {
-        log: chunk.log,
-        lines,
-        out,
-        stats,
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn classify_line(
-    line: &[u8],
-    index: u64,
-    worker: &mut Worker<'_>,
-    format: LineFormat,
-    out_format: Format,
-    only: Option<Only>,
-    summary: bool,
-    out: &mut Vec<u8>,
-    stats: &mut Stats,
-) {
-    let parsed = logline::extract(line, format).and_then(|(text, url)| {
-        let (host, default_port) = logline::host_key(&url).ok_or(Malformed::NotAUrl)?;
-        Ok((text, url, host, default_port))
-    });
-    let (text, url, host_key, default_port) = match parsed {
-        Ok(x) => x,
-        Err(why) => {
-            if why == Malformed::Blank {
-                stats.blank += 1;
-            } else {
-                stats.malformed += 1;
-                if stats.malformed_lines.len() < MALFORMED_SHOWN {
-                    stats.malformed_lines.push((0, index, why, line.to_vec()));
-                }
-            }
-            if only.is_none() {
-                match out_format {
-                    Format::Tsv => {
-                        out.extend_from_slice(b"invalid\t-\t-\t");
-                        out.extend_from_slice(&output::sanitize(line));
-                        out.push(b'\n');
-                    }
-                    Format::Jsonl => {
-                        let v = serde_json::json!({
-                            "url": String::from_utf8_lossy(line),
-                            "verdict": "invalid",
-                            "error": why.as_str(),
-                        });
-                        let _ = serde_json::to_writer(&mut *out, &v);
-                        out.push(b'\n');
-                    }
-                    Format::Summary => {}
-                }
-            }
-            return;
-        }
-    };
-    let host = host_key.get(&url);
-    let path = canonical_path(&url);
-    let outcome = worker.view.decide(host, default_port, &path);
-    let (allowed, decision) = match &outcome {
-        Outcome::NoRobots => {
-            stats.no_robots += 1;
-            (true, None)
-        }
-        Outcome::Decided(d, e) => (d.is_allowed(), Some((d, *e))),
-        Outcome::All(allowed, _) => {
-            if *allowed {
-                stats.unavailable += 1;
-            } else {
-                stats.unreachable += 1;
-            }
-            (*allowed, None)
-        }
-    };
-    if allowed {
-        stats.allowed += 1;
-    } else {
-        stats.disallowed += 1;
-    }
-    if summary {
-        match stats.hosts.get_mut(host) {
-            Some(e) => e[usize::from(!allowed)] += 1,
-            None => {
-                let mut e = [0, 0];
-                e[usize::from(!allowed)] += 1;
-                stats.hosts.insert(host.to_vec(), e);
-            }
-        }
-        if let Some((d, entry)) = decision {
-            if let Some(rule) = d.rule() {
-                stats
-                    .rules
-                    .entry((entry.index, rule.line()))
-                    .or_insert_with(|| (0, host.to_vec(), rule.to_string()))
-                    .0 += 1;
-            }
-        }
-        return;
-    }
-    if only.is_some_and(|o| (o == Only::Allowed) != allowed) {
-        return;
-    }
-    let rule = decision.and_then(|(d, _)| d.rule());
-    match out_format {
-        Format::Tsv => {
-            out.extend_from_slice(if allowed {
-                b"allowed\t"
-            } else {
-                b"disallowed\t"
-            });
-            match rule {
-                Some(r) => {
-                    out.extend_from_slice(itoa::Buffer::new().format(r.line()).as_bytes());
-                    out.push(b'\t');
-                    out.extend_from_slice(r.kind().key().as_bytes());
-                    out.extend_from_slice(b": ");
-                    out.extend_from_slice(&output::sanitize(r.pattern()));
-                }
-                None => out.extend_from_slice(b"-\t-"),
-            }
-            out.push(b'\t');
-            out.extend_from_slice(&output::sanitize(&text));
-            out.push(b'\n');
-        }
-        Format::Jsonl => {
-            let mut v = serde_json::json!({
-                "url": String::from_utf8_lossy(&text),
-                "host": String::from_utf8_lossy(host),
-                "verdict": if allowed { "allowed" } else { "disallowed" },
-                "rule": output::rule_json(rule),
-                "robots": decision.is_some(),
-            });
-            if let Outcome::All(_, all) = &outcome {
-                v["availability"] = all.reason.availability().as_str().into();
-                v["reason"] = all.reason.to_string().into();
-            }
-            let _ = serde_json::to_writer(&mut *out, &v);
-            out.push(b'\n');
-        }
-        Format::Summary => {}
-    }
-}
-
-fn report_malformed(err: &mut impl Write, t: &Stats, logs: &[LogPath]) -> std::io::Result<()> {
+fn report_malformed(err: &mut impl Write, t: &Summary, logs: &[LogPath]) -> std::io::Result<()> {
     if t.malformed == 0 {
         return Ok(());
     }
@@ -479,8 +385,8 @@ fn report_malformed(err: &mut impl Write, t: &Stats, logs: &[LogPath]) -> std::i
         "robotsmatch: {} malformed lines (output as 'invalid'):",
         t.malformed
     )?;
-    for (log, line, why, text) in &t.malformed_lines {
-        let mut shown = String::from_utf8_lossy(text).into_owned();
+    for m in t.malformed_lines.iter().take(MALFORMED_KEPT) {
+        let mut shown = String::from_utf8_lossy(&m.text).into_owned();
         if shown.len() > 120 {
             let mut cut = 120;
             while !shown.is_char_boundary(cut) {
@@ -491,9 +397,10 @@ fn report_malformed(err: &mut impl Write, t: &Stats, logs: &[LogPath]) -> std::i
         }
         writeln!(
             err,
-            "  {}:{line}: {}: {shown}",
-            logs[*log].display(),
-            why.as_str()
+            "  {}:{}: {}: {shown}",
+            logs[m.log].display(),
+            m.line,
+            m.reason.as_str()
         )?;
     }
     if t.malformed > t.malformed_lines.len() as u64 {
@@ -516,14 +423,14 @@ fn pct(n: u64, total: u64) -> f64 {
 
 fn write_summary(
     o: &mut impl Write,
-    t: &Stats,
+    t: &Summary,
     store: &Store,
     logs: &[LogPath],
     elapsed: std::time::Duration,
     threads: usize,
     bytes: Option<u64>,
 ) -> std::io::Result<()> {
-    let urls = t.allowed + t.disallowed;
+    let urls = t.urls();
     let lines = urls + t.blank + t.malformed;
     let secs = elapsed.as_secs_f64().max(1e-9);
     writeln!(o, "lines         {lines:>12}   in {} log(s)", logs.len())?;
@@ -572,7 +479,7 @@ fn write_summary(
     writeln!(
         o,
         "hosts         {:>12}   ({} robots files available, {} distinct bodies compiled, {:.1} MiB)",
-        t.hosts.len(),
+        t.host_count(),
         store.file_count(),
         store.compiled_count(),
         store.compiled_memory() as f64 / (1 << 20) as f64
@@ -580,8 +487,8 @@ fn write_summary(
     if let Some(n) = store.availability_counts() {
         // Hosts of the log by what their capture said.
         let mut seen = [0u64; 4];
-        for h in t.hosts.keys() {
-            let i = match store.availability(&String::from_utf8_lossy(h)) {
+        for h in t.hosts() {
+            let i = match store.availability(&String::from_utf8_lossy(h.host)) {
                 Some(Availability::Available) => 0,
                 Some(Availability::Unavailable) => 1,
                 Some(Availability::Unreachable) => 2,
@@ -600,7 +507,7 @@ fn write_summary(
         writeln!(
             o,
             "  log hosts   {:>12}   {} available, {} unavailable, {} unreachable, {} not captured",
-            t.hosts.len(),
+            t.host_count(),
             seen[0],
             seen[1],
             seen[2],
@@ -622,28 +529,26 @@ fn write_summary(
             urls as f64 / secs
         )?,
     }
-    let mut hosts: Vec<(&Vec<u8>, &[u64; 2])> = t.hosts.iter().collect();
-    hosts.sort_by(|a, b| (b.1[0] + b.1[1]).cmp(&(a.1[0] + a.1[1])).then(a.0.cmp(b.0)));
     writeln!(o, "\ntop hosts        urls    allowed disallowed  host")?;
-    for (h, c) in hosts.iter().take(10) {
+    for h in t.top_hosts(10) {
         writeln!(
             o,
             "          {:>10} {:>10} {:>10}  {}",
-            c[0] + c[1],
-            c[0],
-            c[1],
-            String::from_utf8_lossy(h)
+            h.urls(),
+            h.allowed,
+            h.disallowed,
+            String::from_utf8_lossy(h.host)
         )?;
     }
-    let mut rules: Vec<_> = t.rules.iter().collect();
-    rules.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
     writeln!(o, "\ntop deciding rules   urls  host:line  rule")?;
-    for ((_, line), (n, host, rule)) in rules.iter().take(10) {
+    for r in t.top_rules(10) {
         writeln!(
             o,
-            "          {:>12}  {}:{line}  {rule}",
-            n,
-            String::from_utf8_lossy(host)
+            "          {:>12}  {}:{}  {}",
+            r.count,
+            String::from_utf8_lossy(&r.host),
+            r.line,
+            r.rule
         )?;
     }
     Ok(())
@@ -654,37 +559,21 @@ const WARC_PROBLEMS_SHOWN: usize = 10;
 
 /// Reads the WARC files into a store. A missing file is an error (exit 2); malformed records
 /// are reported on stderr with file and byte offset, counted and skipped.
-fn warc_store(
-    paths: &[PathBuf],
-    agent: robotsmatch::Agent,
-    builder: robotsmatch::MatcherBuilder,
-    parse: robotsmatch::ParseConfig,
-) -> anyhow::Result<Store> {
-    use anyhow::Context;
-    let mut captures = Vec::new();
-    let mut counts = warc::Counts::default();
+fn warc_store(paths: &[PathBuf], config: StoreConfig) -> anyhow::Result<Store> {
     let mut problems = 0usize;
     let mut err = std::io::stderr().lock();
-    for path in paths {
-        let data = std::fs::read(path)
-            .with_context(|| format!("cannot read WARC file '{}'", path.display()))?;
-        let c = warc::read(&data, &mut |c| captures.push(c), &mut |p| {
-            problems += 1;
-            if problems <= WARC_PROBLEMS_SHOWN {
-                let _ = writeln!(
-                    err,
-                    "robotsmatch: {}: offset {}: {} (record skipped)",
-                    path.display(),
-                    p.offset,
-                    p.message
-                );
-            }
-        });
-        counts.records += c.records;
-        counts.responses += c.responses;
-        counts.other += c.other;
-        counts.malformed += c.malformed;
-    }
+    let (store, report) = Store::from_warc(paths, config, &mut |path, p| {
+        problems += 1;
+        if problems <= WARC_PROBLEMS_SHOWN {
+            let _ = writeln!(
+                err,
+                "robotsmatch: {}: offset {}: {} (record skipped)",
+                path.display(),
+                p.offset,
+                p.message
+            );
+        }
+    })?;
     if problems > WARC_PROBLEMS_SHOWN {
         writeln!(
             err,
@@ -692,42 +581,97 @@ fn warc_store(
             problems - WARC_PROBLEMS_SHOWN
         )?;
     }
-    let (hosts, bad) = warc::resolve(captures);
-    for c in bad.iter().take(WARC_PROBLEMS_SHOWN) {
+    for c in report.no_host.iter().take(WARC_PROBLEMS_SHOWN) {
         writeln!(
             err,
             "robotsmatch: offset {}: WARC-Target-URI '{}' has no host (capture skipped)",
             c.offset, c.target_uri
         )?;
     }
+    let counts = report.counts;
     writeln!(
         err,
         "robotsmatch: {} WARC file(s): {} records, {} responses, {} other records skipped, \
          {} malformed records skipped; {} hosts",
-        paths.len(),
+        report.files,
         counts.records,
         counts.responses,
         counts.other,
         counts.malformed,
-        hosts.len()
+        report.hosts
     )?;
-    let outcomes = hosts.iter().map(|h| {
-        let outcome = if h.too_many_redirects {
-            robotsmatch::fetch::Outcome::TooManyRedirects {
-                redirects: h.redirects.clone(),
-            }
-        } else {
-            robotsmatch::fetch::Outcome::Response {
-                status: h.capture.status,
-                body: if h.dangling_redirect {
-                    &[]
-                } else {
-                    &h.capture.body
+    Ok(store)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The jsonl sink writes exactly what serde_json writes for the same object (sorted keys,
+    /// escapes, lossy UTF-8), for URLs with and without a rule, under allow/disallow all, and
+    /// for invalid lines.
+    #[test]
+    fn jsonl_is_what_serde_json_writes() {
+        let store = Store::from_bodies(
+            [("a.example", "User-agent: *\nDisallow: /x\"\\\u{e9}\t\n")],
+            StoreConfig::new("Googlebot"),
+        );
+        let warc = Store::from_outcomes(
+            [(
+                "down.example".to_string(),
+                robotsmatch::fetch::Outcome::Response {
+                    status: 503,
+                    body: b"",
+                    redirects: Vec::new(),
                 },
-                redirects: h.redirects.clone(),
+            )],
+            StoreConfig::new("Googlebot"),
+        );
+        let cases: [(&Store, &[u8]); 4] = [
+            (&store, "https://a.example/x\"\\\u{e9}\t/1".as_bytes()),
+            (&store, b"https://b.example/\x01\xff"),
+            (&warc, b"https://down.example/"),
+            (&warc, b"https://down.example/robots.txt"),
+        ];
+        for (store, url) in cases {
+            let mut worker = Classifier::new(store).worker();
+            let c = worker.classify_url(url).expect("a URL");
+            let mut got = Vec::new();
+            JsonlSink { only: None }.url(&mut got, &c);
+            let mut v = serde_json::json!({
+                "url": String::from_utf8_lossy(c.text),
+                "host": String::from_utf8_lossy(c.host),
+                "verdict": if c.allowed { "allowed" } else { "disallowed" },
+                "rule": output::rule_json(c.rule()),
+                "robots": c.has_robots(),
+            });
+            if let Outcome::All(all) = &c.outcome {
+                v["availability"] = all.reason().availability().as_str().into();
+                v["reason"] = all.reason().to_string().into();
             }
-        };
-        (h.host.clone(), outcome)
-    });
-    Ok(Store::from_outcomes(outcomes, agent, builder, parse))
+            let mut want = serde_json::to_vec(&v).expect("json");
+            want.push(b'\n');
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want)
+            );
+        }
+        let mut got = Vec::new();
+        let line = b"not a \"url\"\xff";
+        JsonlSink { only: None }.invalid(
+            &mut got,
+            &Invalid {
+                line,
+                reason: robotsmatch_bulk::Malformed::NotAUrl,
+            },
+        );
+        let mut want = serde_json::to_vec(&serde_json::json!({
+            "url": String::from_utf8_lossy(line),
+            "verdict": "invalid",
+            "error": "no scheme://host URL",
+        }))
+        .expect("json");
+        want.push(b'\n');
+        assert_eq!(got, want);
+    }
 }

@@ -13,15 +13,14 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use robotsmatch::{catalog, Cache, Decision, Matcher, Robots};
 
-use crate::bulk::{self, Chunk, LogPath};
-use crate::logline::{self, LineFormat, Malformed};
 use crate::output;
+use robotsmatch_bulk::logline::{self, LineFormat, Malformed};
+use robotsmatch_bulk::reader::{self, Chunk, LogPath, ReadConfig};
 
 /// Arguments of `diff`.
 #[derive(Args, Debug)]
@@ -47,6 +46,10 @@ pub struct DiffArgs {
     /// Field delimiter with --column: one character, or \t.
     #[arg(long, value_name = "C", default_value = "\\t")]
     delimiter: String,
+    /// Read `&amp;` in URLs as `&` before matching, for link lists scraped from HTML. By
+    /// default a URL is matched as written, as `check` and Google's library do.
+    #[arg(long)]
+    decode_amp: bool,
     #[command(flatten)]
     limits: crate::limits::LimitArgs,
     /// The old robots.txt file.
@@ -98,7 +101,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let profile = crate::check::parse_profile(&args.profile)?;
     let format = LineFormat {
         column: args.column.map_or(0, |c| c as usize),
-        delimiter: logline::parse_delimiter(&args.delimiter)?,
+        delimiter: crate::classify::parse_delimiter(&args.delimiter)?,
+        decode_amp: args.decode_amp,
     };
     let logs: Vec<LogPath> = args.logs.iter().map(|s| LogPath::parse(s)).collect();
     if logs.iter().filter(|l| **l == LogPath::Stdin).count() > 1 {
@@ -112,32 +116,27 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let new_body = crate::check::read_robots(&args.new)?;
     let old = builder.build(&Robots::parse_with(&old_body, &parse), agent.clone());
     let new = builder.build(&Robots::parse_with(&new_body, &parse), agent);
-    bulk::check_logs(&logs)?;
-    let (pool, config, threads) = bulk::workers(args.threads, 1 << 20, true)?;
-    let caches: Vec<Mutex<(Cache, Cache)>> = (0..threads + 1)
-        .map(|_| Mutex::new((old.create_cache(), new.create_cache())))
-        .collect();
+    reader::check_logs(&logs)?;
+    let config = ReadConfig {
+        threads: args.threads.unwrap_or_else(reader::default_threads).max(1),
+        ..ReadConfig::default()
+    };
     let tsv = args.format == Format::Tsv;
     let examples = args.examples;
-    let process = |chunk: &Chunk<'_>| -> ChunkOut {
-        let slot = rayon::current_thread_index()
-            .unwrap_or(threads)
-            .min(threads);
-        let mut guard = match caches[slot].lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let (oc, nc) = &mut *guard;
-        diff_chunk(chunk, format, &old, &new, oc, nc, tsv, examples)
-    };
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout());
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     let mut totals = Stats::default();
-    let sink = |r: ChunkOut, _bytes: u64| -> std::io::Result<()> {
-        out.write_all(&r.tsv)?;
-        merge(&mut totals, r.stats, examples);
-        Ok(())
-    };
-    let log_errors = bulk::run(&logs, &config, &pool, process, sink)?;
+    let finished = reader::run(
+        &logs,
+        &config,
+        || (old.create_cache(), new.create_cache()),
+        |(oc, nc), chunk| diff_chunk(chunk, format, &old, &new, oc, nc, tsv, examples),
+        |r: ChunkOut, _bytes| {
+            out.write_all(&r.tsv)?;
+            merge(&mut totals, r.stats, examples);
+            Ok(())
+        },
+    )?;
+    let log_errors = finished.errors;
     out.flush()?;
     drop(out);
     if !tsv {

@@ -4,7 +4,6 @@
 //! Exit status: 0 success; 1 when `test`, `diff` or `lint` find failures; 2 for usage or
 //! input errors. A closed stdout (`| head`) ends the run quietly with 0.
 
-mod bulk;
 mod check;
 mod classify;
 mod crawlers;
@@ -15,11 +14,8 @@ mod limits;
 mod lint;
 mod matrix;
 mod output;
-mod store;
 
 use std::process::ExitCode;
-
-use robotsmatch_cli::logline;
 
 use clap::{Parser, Subcommand};
 

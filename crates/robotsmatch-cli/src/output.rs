@@ -62,6 +62,23 @@ pub fn sanitize(b: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
+/// Appends `b` to `out` with tabs and line breaks replaced by spaces (as [`sanitize`], without
+/// an intermediate copy).
+#[inline]
+pub fn extend_sanitized(out: &mut Vec<u8>, b: &[u8]) {
+    if memchr::memchr3(b'\t', b'\n', b'\r', b).is_none() {
+        out.extend_from_slice(b);
+    } else {
+        out.extend(b.iter().map(|&c| {
+            if matches!(c, b'\t' | b'\n' | b'\r') {
+                b' '
+            } else {
+                c
+            }
+        }));
+    }
+}
+
 /// A rule as a JSON object: kind, pattern (lossy UTF-8), line.
 pub fn rule_json(rule: Option<RuleRef<'_>>) -> serde_json::Value {
     match rule {

@@ -529,7 +529,8 @@ fn real_urls_agree_with_one_url_at_a_time() {
             invalid += 1;
             continue;
         }
-        let url = String::from_utf8_lossy(line).trim().replace("&amp;", "&");
+        // Matched as written: `&amp;` is not decoded without --decode-amp.
+        let url = String::from_utf8_lossy(line).trim().to_string();
         let host = row["host"].as_str().unwrap_or("").to_string();
         let m = matchers.entry(host.clone()).or_insert_with(|| {
             let port = if url.starts_with("https:") {
@@ -633,5 +634,149 @@ fn issue15_backslash_after_the_host_fails_closed() {
         "disallowed\t2\tDisallow: /cart\thttp://shop.example\\cart\n\
          disallowed\t2\tDisallow: /p\thttps://port.example:8080\\p\n\
          disallowed\t2\tDisallow: /\thttp://sub.example.org\\x\n"
+    );
+}
+
+/// Issue 14 item 5: `&amp;` is matched as written by default, as `check` and Google's library
+/// match it (on the real www.meetup.com robots.txt Google's library allows
+/// `.../?from=list&amp;offset=0`, no matching line, and disallows `.../?from=list&offset=0` by
+/// `Disallow: /*&offset=*`); `--decode-amp` reads it as `&` for scraped link lists. The URL
+/// is printed as written either way.
+#[test]
+fn issue14_amp_is_matched_as_written_unless_decode_amp() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = dir.path().join("robots");
+    std::fs::create_dir_all(&robots).unwrap();
+    let body = "User-agent: *\nDisallow: /*?offset=*\nDisallow: /*&offset=*\n";
+    std::fs::write(robots.join("www.meetup.com.txt"), body).unwrap();
+    let escaped = "http://www.meetup.com/find/events/?from=list&amp;offset=0";
+    let plain = "http://www.meetup.com/find/events/?from=list&offset=0";
+    let log = dir.path().join("links.txt");
+    std::fs::write(&log, format!("{escaped}\n{plain}\n")).unwrap();
+    let base = ["classify", "--robots", p(&robots), "--agent", "Googlebot"];
+
+    let o = run(&[&base[..], &[p(&log)]].concat(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        format!("allowed\t-\t-\t{escaped}\ndisallowed\t3\tDisallow: /*&offset=*\t{plain}\n")
+    );
+    // The same verdicts as `check` on the same file.
+    let file = robots.join("www.meetup.com.txt");
+    let check = run(
+        &[
+            "check",
+            "--robots",
+            p(&file),
+            "--agent",
+            "Googlebot",
+            "--format",
+            "tsv",
+            escaped,
+            plain,
+        ],
+        None,
+    );
+    assert_eq!(out(&check), out(&o));
+
+    let o = run(&[&base[..], &["--decode-amp", p(&log)]].concat(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        format!(
+            "disallowed\t3\tDisallow: /*&offset=*\t{escaped}\ndisallowed\t3\tDisallow: /*&offset=*\t{plain}\n"
+        )
+    );
+    let o = run(
+        &[&base[..], &["--decode-amp", "--format", "jsonl", p(&log)]].concat(),
+        None,
+    );
+    let first: serde_json::Value = serde_json::from_str(out(&o).lines().next().unwrap()).unwrap();
+    assert_eq!(first["url"], escaped);
+    assert_eq!(first["verdict"], "disallowed");
+}
+
+/// Regression: a host's file for the default port (`<host>_443.txt`) applies to its https URLs
+/// whatever the order in which http and https URLs of the host come, and on any thread count
+/// (the per-thread host table used to key the host without its default port, so the first
+/// scheme seen decided for both).
+#[test]
+fn default_port_file_applies_whatever_the_scheme_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = dir.path().join("robots");
+    std::fs::create_dir_all(&robots).unwrap();
+    std::fs::write(
+        robots.join("tls.example_443.txt"),
+        "User-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    let log = dir.path().join("log.txt");
+    std::fs::write(
+        &log,
+        "http://tls.example/a\nhttps://tls.example/a\nhttp://tls.example/b\n",
+    )
+    .unwrap();
+    for threads in ["1", "2"] {
+        let o = run(
+            &[
+                "classify",
+                "--robots",
+                p(&robots),
+                "--agent",
+                "x",
+                "--threads",
+                threads,
+                p(&log),
+            ],
+            None,
+        );
+        assert_eq!(
+            out(&o),
+            "allowed\t-\t-\thttp://tls.example/a\n\
+             disallowed\t2\tDisallow: /\thttps://tls.example/a\n\
+             allowed\t-\t-\thttp://tls.example/b\n"
+        );
+    }
+}
+
+/// Issue 16: a port that is not a number from 0 to 65535 used to fall back to the host's
+/// default-port file (`shop.example:99999` was decided by `shop.example.txt`); such a line is
+/// now invalid, and says why.
+#[test]
+fn issue16_invalid_ports_are_invalid_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.txt");
+    std::fs::write(
+        &log,
+        "http://shop.example:99999/cart\nhttp://shop.example:abc/cart\nhttp://shop.example:/cart\nhttp://shop.example:80/cart\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "Googlebot",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(
+        out(&o),
+        "invalid\t-\t-\thttp://shop.example:99999/cart\n\
+         invalid\t-\t-\thttp://shop.example:abc/cart\n\
+         disallowed\t2\tDisallow: /cart\thttp://shop.example:/cart\n\
+         disallowed\t2\tDisallow: /cart\thttp://shop.example:80/cart\n"
+    );
+    let e = err(&o);
+    assert!(
+        e.contains("log.txt:1: invalid port: http://shop.example:99999/cart"),
+        "{e}"
+    );
+    assert!(
+        e.contains("log.txt:2: invalid port: http://shop.example:abc/cart"),
+        "{e}"
     );
 }

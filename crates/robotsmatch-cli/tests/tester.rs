@@ -578,6 +578,31 @@ fn diff_both_directions_tsv_and_no_change() {
     );
 }
 
+/// Issue 14 item 5: `diff` matches `&amp;` as written, like `check` and `classify`;
+/// `--decode-amp` reads it as `&`.
+#[test]
+fn diff_matches_amp_as_written_unless_decode_amp() {
+    let dir = files(&[
+        ("old.txt", b"User-agent: *\nDisallow: /private\n"),
+        ("new.txt", b"User-agent: *\nDisallow: /*&offset=*\n"),
+        (
+            "log.txt",
+            b"https://x.example/find/?from=list&amp;offset=0\n",
+        ),
+    ]);
+    let args = [
+        "diff", "--agent", "bot", "--format", "tsv", "old.txt", "new.txt", "log.txt",
+    ];
+    let o = run_in(dir.path(), &args);
+    assert_eq!((o.status.code(), out(&o)), (Some(0), String::new()));
+    let o = run_in(dir.path(), &[&args[..], &["--decode-amp"]].concat());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        out(&o),
+        "allowed\tdisallowed\t-\tline 2: Disallow: /*&offset=*\thttps://x.example/find/?from=list&amp;offset=0\n"
+    );
+}
+
 #[test]
 fn crawlers_lists_the_catalog() {
     let o = run(&["crawlers"]);

@@ -15,6 +15,8 @@
 
 use std::sync::{Arc, Mutex};
 
+mod bulk;
+
 use arrow_array::builder::{BooleanBuilder, Int32Builder};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, StructArray};
@@ -696,6 +698,7 @@ fn _robotsmatch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRobots>()?;
     m.add_class::<PyMatcher>()?;
     m.add_class::<PyDecision>()?;
+    m.add_class::<bulk::PyStore>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 """The Python side of tools/python/spark_classify.py (its mapInArrow function), without Spark:
-record batches sorted by host, as the job makes them, give what decide gives URL by URL."""
+record batches of URLs and their hosts, as the job makes them, give what decide gives URL by
+URL."""
 
 from __future__ import annotations
 
@@ -34,27 +35,27 @@ def test_spark_map_in_arrow_function_equals_decide():
     raw = (SAMPLE / "urls.txt").read_bytes().splitlines()
     urls = [u.decode("utf-8", errors="replace") for u in raw]
     urls += ["https://no-robots.example/x", "not a url", "https://no-robots.example/y"]
-    rows = sorted(((host_key(u), u) for u in urls), key=lambda r: (r[0] is None, r[0] or ""))
-    hosts = [h if h else None for h, _ in rows]
-    ordered = [u for _, u in rows]
+    # Batches as the job makes them: partitioned by host (here: one partition), not sorted.
+    hosts = [host_key(u) or None for u in urls]
     batches = [
         pa.RecordBatch.from_arrays(
-            [pa.array(ordered[i : i + 500]), pa.array(hosts[i : i + 500], pa.string())],
+            [pa.array(urls[i : i + 500]), pa.array(hosts[i : i + 500], pa.string())],
             names=["url", "host"],
         )
-        for i in range(0, len(ordered), 500)  # a host's run may span two batches
+        for i in range(0, len(urls), 500)
     ]
     sys.modules.pop("_robotsmatch_spark_cache", None)
     classify = example.make_classifier(FakeBroadcast(store), "Googlebot", "google")
     out = pa.Table.from_batches(list(classify(iter(batches)))).to_pylist()
-    assert [r["url"] for r in out] == ordered
+    assert [r["url"] for r in out] == urls
+    assert list(out[0]) == ["url", "host", "verdict", "line", "robots"]
     matchers = {}
     seen_disallowed = 0
-    for r in out:
-        host = r["host"]
+    for r, host in zip(out, hosts):
         if host is None:
             assert (r["verdict"], r["line"], r["robots"]) == ("invalid", None, False), r
             continue
+        assert r["host"] == host, r
         if host not in store:
             assert (r["verdict"], r["line"], r["robots"]) == ("allowed", None, False), r
             continue
@@ -64,6 +65,10 @@ def test_spark_map_in_arrow_function_equals_decide():
         assert (r["verdict"], r["line"], r["robots"]) == (verdict, d.line, True), r
         seen_disallowed += not d.allowed
     assert seen_disallowed > 50
-    # One compiled matcher per distinct body, kept for the worker's next task.
+    # One store per worker, kept for its next task; one compiled body per distinct body seen.
     cache = sys.modules["_robotsmatch_spark_cache"]
-    assert len(cache.by_body) == len({store[h] for h in matchers})
+    (kept,) = cache.stores.values()
+    assert kept.compiled_count == len({store[h] for h in matchers})
+    again = pa.Table.from_batches(list(classify(iter(batches)))).to_pylist()
+    assert again == out
+    assert len(cache.stores) == 1

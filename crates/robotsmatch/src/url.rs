@@ -54,6 +54,29 @@ use crate::canon::canonicalize;
 /// `url[start..end]` as `(start, end)`.
 type Span = (usize, usize);
 
+/// The host and port of an absolute URL, read once (see [`UrlParts::authority`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Authority {
+    /// Where the host is in the URL (case kept, no user information, no port, no trailing
+    /// dot; an IPv6 address with its brackets).
+    pub host: Range<usize>,
+    /// The port written, when it is a number from 0 to 65535.
+    pub port: Option<u16>,
+    /// The scheme's default port: `http` 80, `https` 443, `ftp` 21.
+    pub default_port: Option<u16>,
+    /// A port is written but is not such a number (`:99999`, `:abc`).
+    pub port_invalid: bool,
+    /// The host has no ASCII upper-case letter (it can serve as a lookup key as it is).
+    pub host_lowercase: bool,
+}
+
+impl Authority {
+    /// The written port when it is not the scheme's default.
+    pub fn non_default_port(&self) -> Option<u16> {
+        self.port.filter(|&p| Some(p) != self.default_port)
+    }
+}
+
 /// A URL split into its parts, each borrowed from the URL. Made by [`split`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UrlParts<'a> {
@@ -229,6 +252,50 @@ impl<'a> UrlParts<'a> {
             host_end -= 1;
         }
         (host_end > host_start).then_some(((host_start, host_end), port))
+    }
+
+    /// The host, the port and the scheme's default port, read from the authority once: what a
+    /// bulk job needs to file a URL under its host without reading the URL again.
+    ///
+    /// ```
+    /// use robotsmatch::url::split;
+    ///
+    /// let a = split(b"HTTP://Shop.Example:8080/cart").authority().unwrap();
+    /// assert_eq!(&b"HTTP://Shop.Example:8080/cart"[a.host.clone()], b"Shop.Example");
+    /// assert_eq!((a.port, a.default_port, a.port_invalid), (Some(8080), Some(80), false));
+    /// assert!(split(b"http://a.example:99999/").authority().unwrap().port_invalid);
+    /// ```
+    pub fn authority(&self) -> Option<Authority> {
+        let ((hs, he), port) = self.host_port()?;
+        let url = self.url;
+        let scheme = &url[..self.scheme_end];
+        let default_port = if scheme.eq_ignore_ascii_case(b"http") {
+            Some(80)
+        } else if scheme.eq_ignore_ascii_case(b"https") {
+            Some(443)
+        } else if scheme.eq_ignore_ascii_case(b"ftp") {
+            Some(21)
+        } else {
+            None
+        };
+        let (port, port_invalid) = match port {
+            None => (None, false),
+            Some((s, e)) => {
+                let p = &url[s..e];
+                let n = (!p.is_empty() && p.len() <= 5 && p.iter().all(u8::is_ascii_digit))
+                    .then(|| p.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')))
+                    .and_then(|n| u16::try_from(n).ok());
+                // An empty port (`host:`) is no port, as for `port()`.
+                (n, n.is_none() && !p.is_empty())
+            }
+        };
+        Some(Authority {
+            host: hs..he,
+            port,
+            default_port,
+            port_invalid,
+            host_lowercase: !url[hs..he].iter().any(u8::is_ascii_uppercase),
+        })
     }
 
     /// The scheme as written (`https`, `HTTP`), for an absolute URL (one with a host);

@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use robotsmatch::fetch::{FetchedRobots, Outcome};
 use robotsmatch::ParseConfig;
-use robotsmatch_cli::warc;
+use robotsmatch_bulk::warc;
 
 fuzz_target!(|data: &[u8]| {
     let mut captures = Vec::new();

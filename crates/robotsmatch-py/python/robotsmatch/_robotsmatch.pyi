@@ -1,13 +1,16 @@
 """Type stubs of the native module (re-exported by ``robotsmatch``)."""
 
-from typing import Any, List, Optional, Tuple, Union, final, overload
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, final, overload
 
-__all__ = ["Decision", "Matcher", "Robots", "__version__"]
+__all__ = ["Decision", "Matcher", "Robots", "Store", "__version__"]
 
 __version__: str
 
 _Body = Union[bytes, bytearray, str]
 _Url = Union[str, bytes]
+_Path = Union[str, "os.PathLike[str]"]
+_Paths = Union[_Path, Sequence[_Path]]
 
 @final
 class Decision:
@@ -76,3 +79,60 @@ class Matcher:
     def engine(self) -> str: ...
     @property
     def rule_count(self) -> int: ...
+
+@final
+class Store:
+    """robots.txt files per host, compiled for one crawler when their host is first seen."""
+
+    @staticmethod
+    def open(path: _Path, agent: str, profile: str = "google") -> Store: ...
+    @staticmethod
+    def from_bodies(bodies: Mapping[str, _Body], agent: str, profile: str = "google") -> Store: ...
+    @staticmethod
+    def from_warc(paths: _Paths, agent: str, profile: str = "google") -> Store: ...
+    def classify_log(
+        self,
+        logs: _Paths,
+        *,
+        threads: Optional[int] = None,
+        column: Optional[int] = None,
+        delimiter: str = "\t",
+        decode_amp: bool = False,
+    ) -> Any:
+        """A pyarrow Table: url, host, verdict, line, rule, robots; one row per line."""
+    def count_log(
+        self,
+        logs: _Paths,
+        *,
+        threads: Optional[int] = None,
+        column: Optional[int] = None,
+        delimiter: str = "\t",
+        decode_amp: bool = False,
+    ) -> Dict[str, Any]: ...
+    def classify(
+        self,
+        urls: Any,
+        hosts: Any = None,
+        *,
+        threads: Optional[int] = None,
+        decode_amp: bool = False,
+    ) -> Any:
+        """A pyarrow Table: the input url column, then host, verdict, line, rule, robots."""
+    def count(
+        self,
+        urls: Any,
+        hosts: Any = None,
+        *,
+        threads: Optional[int] = None,
+        decode_amp: bool = False,
+    ) -> Dict[str, Any]: ...
+    @property
+    def agent(self) -> str: ...
+    @property
+    def profile(self) -> str: ...
+    @property
+    def file_count(self) -> int: ...
+    @property
+    def compiled_count(self) -> int: ...
+    @property
+    def problems(self) -> List[str]: ...

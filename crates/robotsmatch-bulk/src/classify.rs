@@ -1,0 +1,1325 @@
+//! Classification: every URL of logs (or of a batch in memory) against a [`Store`], on all
+//! cores, results handed to a [`Sink`] and out in input order.
+//!
+//! - [`Classifier`] holds the store and the settings (line format, threads, chunk size).
+//!   [`Classifier::run`] reads logs through [`crate::reader`]; each worker thread fills one
+//!   [`Sink::Batch`] per chunk, and the batches come back in input order on the calling
+//!   thread. [`Classifier::count`] only counts. [`Classifier::classify_many`] does the same
+//!   for URLs held in memory (an Arrow array, a vector).
+//! - [`Worker`] is one thread's state: its host table (a hash of the host key, computed once
+//!   per URL, finds the host's rules, its lazy-DFA cache and its counters in one probe, with
+//!   no allocation), and buffers reused for every URL. An embedder that classifies URLs one
+//!   at a time (a crawler's frontier) keeps a worker per thread and calls
+//!   [`Worker::classify_url`].
+//!
+//! Decisions are exactly those of [`robotsmatch::Matcher::decide`] with the host's matcher;
+//! nothing is cached by URL (each URL is decided, however often it repeats).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::io;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use robotsmatch::canon::{canonicalize_into, is_canonical};
+use robotsmatch::{Cache, Decision, RuleRef};
+
+use crate::logline::{self, LineFormat, Malformed};
+use crate::reader::{self, Chunk, LogError, LogPath, ReadConfig};
+use crate::store::{AllRules, Entry, HostRules, Store};
+use crate::summary::{MalformedLine, RuleTally, Summary, MALFORMED_KEPT};
+
+/// How a URL was decided.
+#[derive(Clone, Copy, Debug)]
+pub enum Outcome<'a> {
+    /// The host has no robots.txt: allowed.
+    NoRobots,
+    /// Decided by the host's robots.txt.
+    Decided(Decision<'a>),
+    /// The host's robots.txt was unavailable (allow all) or unreachable (disallow all).
+    All(&'a AllRules),
+}
+
+/// One classified URL, as a [`Sink`] sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Classified<'a> {
+    /// The URL as written in the log (CSV quotes removed).
+    pub text: &'a [u8],
+    /// The URL as matched (`&amp;` decoded when [`LineFormat::decode_amp`] is set).
+    pub url: &'a [u8],
+    /// The host key (lower case, `_port` for a non-default port).
+    pub host: &'a [u8],
+    /// The verdict.
+    pub allowed: bool,
+    /// How it was decided.
+    pub outcome: Outcome<'a>,
+}
+
+impl<'a> Classified<'a> {
+    /// The deciding rule, if a rule decided.
+    pub fn rule(&self) -> Option<RuleRef<'a>> {
+        match self.outcome {
+            Outcome::Decided(d) => d.rule(),
+            _ => None,
+        }
+    }
+
+    /// True when the host has a robots.txt that was parsed (not for allow/disallow all).
+    pub fn has_robots(&self) -> bool {
+        matches!(self.outcome, Outcome::Decided(_))
+    }
+}
+
+/// A line (or a URL given directly) without a usable URL.
+#[derive(Clone, Copy, Debug)]
+pub struct Invalid<'a> {
+    /// The line as read (without its line end).
+    pub line: &'a [u8],
+    /// Why.
+    pub reason: Malformed,
+}
+
+/// What a classification does with each result. Its methods run on the worker threads, each
+/// filling a batch for one chunk of input; the batches are handed back in input order (by
+/// [`Classifier::run`] to its `consume`, by [`Classifier::classify_many`] as a vector).
+///
+/// `()` is the sink that only counts (the [`Summary`] is always kept).
+///
+/// ```
+/// use robotsmatch_bulk::{Classified, Invalid, Sink};
+///
+/// /// Collects the disallowed URLs.
+/// struct Disallowed;
+///
+/// impl Sink for Disallowed {
+///     type Batch = Vec<String>;
+///     fn batch(&self, _bytes: usize) -> Vec<String> {
+///         Vec::new()
+///     }
+///     fn url(&self, batch: &mut Vec<String>, url: &Classified<'_>) {
+///         if !url.allowed {
+///             batch.push(String::from_utf8_lossy(url.text).into_owned());
+///         }
+///     }
+///     fn invalid(&self, _batch: &mut Vec<String>, _line: &Invalid<'_>) {}
+/// }
+/// ```
+pub trait Sink: Sync {
+    /// What one chunk of input produces.
+    type Batch: Send;
+    /// An empty batch, for a chunk of `size` bytes of a log ([`Classifier::run`]) or for
+    /// `size` URLs ([`Classifier::classify_many`]): a capacity hint.
+    fn batch(&self, size: usize) -> Self::Batch;
+    /// One URL's result.
+    fn url(&self, batch: &mut Self::Batch, url: &Classified<'_>);
+    /// A line without a usable URL (blank lines included).
+    fn invalid(&self, batch: &mut Self::Batch, line: &Invalid<'_>);
+    /// A missing input of [`Classifier::classify_many`] (a null in an Arrow array). Never
+    /// called for logs. Does nothing unless overridden.
+    fn missing(&self, batch: &mut Self::Batch) {
+        let _ = batch;
+    }
+}
+
+impl Sink for () {
+    type Batch = ();
+    #[inline]
+    fn batch(&self, _bytes: usize) {}
+    #[inline]
+    fn url(&self, _batch: &mut (), _url: &Classified<'_>) {}
+    #[inline]
+    fn invalid(&self, _batch: &mut (), _line: &Invalid<'_>) {}
+}
+
+/// How far a run has come, given to `consume` with each batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Input bytes processed.
+    pub bytes: u64,
+    /// Lines processed.
+    pub lines: u64,
+    /// URLs classified (lines without a URL not counted).
+    pub urls: u64,
+}
+
+/// What a run leaves besides its batches.
+#[derive(Debug)]
+pub struct Report {
+    /// The counts, hosts, rules and malformed lines.
+    pub summary: Summary,
+    /// Logs that ended badly (the lines before were classified).
+    pub errors: Vec<LogError>,
+    /// The number of worker threads used.
+    pub threads: usize,
+    /// Entries in the workers' host tables (each thread has its own: a host seen by both
+    /// threads counts twice).
+    pub table_entries: usize,
+    /// Heap bytes of the workers' host tables.
+    pub table_memory: usize,
+    /// Heap bytes of the workers' lazy-DFA caches (one per thread and body used).
+    pub cache_memory: usize,
+}
+
+/// Classifies logs or batches of URLs against a store. Cheap to build; `Send + Sync`.
+///
+/// ```
+/// use robotsmatch_bulk::{Classifier, Store, StoreConfig};
+///
+/// let store = Store::from_bodies(
+///     [("shop.example", "User-agent: *\nDisallow: /cart\n")],
+///     StoreConfig::new("Googlebot"),
+/// );
+/// let mut worker = Classifier::new(&store).worker();
+/// let c = worker.classify_url(b"https://shop.example/cart/1").map_err(|e| e.as_str())?;
+/// assert!(!c.allowed);
+/// assert_eq!(c.rule().map(|r| r.line()), Some(2));
+/// let c = worker.classify_url(b"https://elsewhere.example/cart").map_err(|e| e.as_str())?;
+/// assert!(c.allowed && !c.has_robots());
+/// # Ok::<(), &'static str>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Classifier {
+    store: Store,
+    format: LineFormat,
+    read: ReadConfig,
+    count_rules: bool,
+    count_hosts: bool,
+}
+
+impl Classifier {
+    /// A classifier over `store`: whole lines are URLs, one thread per core, 1 MiB chunks,
+    /// plain files memory-mapped, hosts counted, rules not.
+    pub fn new(store: &Store) -> Classifier {
+        Classifier {
+            store: store.clone(),
+            format: LineFormat::default(),
+            read: ReadConfig::default(),
+            count_rules: false,
+            count_hosts: true,
+        }
+    }
+
+    /// Where the URL is in a line, and whether `&amp;` is decoded.
+    pub fn line_format(mut self, format: LineFormat) -> Classifier {
+        self.format = format;
+        self
+    }
+
+    /// Worker threads (at least 1).
+    pub fn threads(mut self, threads: usize) -> Classifier {
+        self.read.threads = threads.max(1);
+        self
+    }
+
+    /// The largest chunk of a log handed to a thread, in bytes (the results do not depend on
+    /// it).
+    pub fn chunk_size(mut self, bytes: usize) -> Classifier {
+        self.read.chunk_size = bytes.max(1);
+        self
+    }
+
+    /// Memory-map plain files (the default) or read them.
+    pub fn mmap(mut self, mmap: bool) -> Classifier {
+        self.read.mmap = mmap;
+        self
+    }
+
+    /// Count how many URLs each rule decided (for [`Summary::top_rules`]); off by default (it
+    /// costs a hash lookup per URL decided by a rule).
+    pub fn count_rules(mut self, count: bool) -> Classifier {
+        self.count_rules = count;
+        self
+    }
+
+    /// Count the URLs allowed and disallowed per host (for [`Summary::hosts`]); on by
+    /// default. The counts cost nothing per URL; the summary's map of every host seen costs
+    /// memory at the end (about 100 bytes per host).
+    pub fn count_hosts(mut self, count: bool) -> Classifier {
+        self.count_hosts = count;
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The worker threads used.
+    pub fn thread_count(&self) -> usize {
+        self.read.threads
+    }
+
+    /// A worker: one thread's state, for classifying URLs one at a time.
+    pub fn worker(&self) -> Worker {
+        Worker::new(self)
+    }
+
+    /// Classifies every line of `logs` (plain or gzip files, or stdin; see [`crate::reader`]),
+    /// each worker thread filling `sink`'s batches; `consume` receives the batches in input
+    /// order on the calling thread, with the progress so far. Returns the summary and the
+    /// logs that ended badly. An error from `consume` (a closed pipe) stops the run and is
+    /// returned; so is a log that cannot be opened (use [`reader::check_logs`] first).
+    pub fn run<S, C>(&self, logs: &[LogPath], sink: &S, mut consume: C) -> io::Result<Report>
+    where
+        S: Sink,
+        C: FnMut(S::Batch, &Progress) -> io::Result<()>,
+    {
+        let mut progress = Progress::default();
+        let mut line_base = vec![0u64; logs.len()];
+        let mut malformed: Vec<MalformedLine> = Vec::new();
+        let finished = reader::run(
+            logs,
+            &self.read,
+            || self.worker(),
+            |worker, chunk| worker.classify_chunk(chunk, sink),
+            |out: ChunkOut<S::Batch>, bytes| {
+                let base = line_base[out.log];
+                line_base[out.log] += out.lines;
+                for (index, reason, text) in out.malformed {
+                    if malformed.len() < MALFORMED_KEPT {
+                        malformed.push(MalformedLine {
+                            log: out.log,
+                            line: base + index + 1,
+                            reason,
+                            text,
+                        });
+                    }
+                }
+                progress.bytes += bytes;
+                progress.lines += out.lines;
+                progress.urls += out.urls;
+                consume(out.batch, &progress)
+            },
+        )?;
+        let mut summary = Summary::default();
+        let (mut table_entries, mut table_memory, mut cache_memory) = (0, 0, 0);
+        for mut worker in finished.workers {
+            table_entries += worker.hosts_seen();
+            table_memory += worker.table_memory();
+            cache_memory += worker.cache_memory();
+            let taken = worker.take_summary();
+            // Free the worker's table before the summaries are merged.
+            drop(worker);
+            summary.merge(taken);
+        }
+        summary.malformed_lines = malformed;
+        Ok(Report {
+            summary,
+            errors: finished.errors,
+            threads: self.read.threads,
+            table_entries,
+            table_memory,
+            cache_memory,
+        })
+    }
+
+    /// Classifies every line of `logs`, keeping only the counts (see [`Classifier::run`]).
+    pub fn count(&self, logs: &[LogPath]) -> io::Result<Report> {
+        self.run(logs, &(), |(), _| Ok(()))
+    }
+
+    /// Classifies `n` URLs held in memory on all threads: `input(i)` gives the `i`-th URL and,
+    /// optionally, its host key (`None` for a missing input, given to [`Sink::missing`]). A
+    /// URL is taken as it is (no trimming, no columns); without a host key it needs
+    /// `scheme://host`. `workers` (one per thread; made when missing, kept warm for the next
+    /// call) hold the counts: take them with [`Worker::take_summary`]. `start` is the
+    /// position of input 0 in a larger input classified in several calls (0 otherwise): a
+    /// rule's example host is the host of the first URL it decided, by position. Returns the
+    /// batches in input order; [`Sink::batch`] is given the number of URLs of each.
+    pub fn classify_many<'a, S, F>(
+        &self,
+        workers: &mut Vec<Worker>,
+        start: u64,
+        n: usize,
+        input: F,
+        sink: &S,
+    ) -> Vec<S::Batch>
+    where
+        S: Sink,
+        F: Fn(usize) -> Option<(&'a [u8], Option<&'a [u8]>)> + Sync,
+    {
+        let threads = self.read.threads.max(1);
+        while workers.len() < threads {
+            workers.push(self.worker());
+        }
+        // Ranges of at least 4096 URLs, about 8 per thread, so that both cores stay busy.
+        let range = (n / (threads * 8)).clamp(4096, 1 << 16);
+        let ranges = n.div_ceil(range);
+        let results: Vec<Mutex<Option<S::Batch>>> = (0..ranges).map(|_| Mutex::new(None)).collect();
+        let next = AtomicUsize::new(0);
+        let run_range = |worker: &mut Worker| loop {
+            let r = next.fetch_add(1, Ordering::Relaxed);
+            if r >= ranges {
+                break;
+            }
+            let (first, end) = (r * range, ((r + 1) * range).min(n));
+            let mut batch = sink.batch(end - first);
+            for i in first..end {
+                // 1-based, as a malformed line's number.
+                worker.pos = start + i as u64 + 1;
+                match input(i) {
+                    None => sink.missing(&mut batch),
+                    Some((url, host)) => match worker.classify(Field::Url(url), host) {
+                        Ok(c) => sink.url(&mut batch, &c),
+                        Err(reason) => sink.invalid(&mut batch, &Invalid { line: url, reason }),
+                    },
+                }
+            }
+            if let Ok(mut slot) = results[r].lock() {
+                *slot = Some(batch);
+            }
+        };
+        if threads == 1 || ranges <= 1 {
+            if let Some(worker) = workers.first_mut() {
+                run_range(worker);
+            }
+        } else {
+            std::thread::scope(|scope| {
+                for worker in workers.iter_mut().take(threads) {
+                    scope.spawn(|| run_range(worker));
+                }
+            });
+        }
+        results
+            .into_iter()
+            .filter_map(|m| m.into_inner().ok().flatten())
+            .collect()
+    }
+}
+
+/// What a worker makes of one chunk.
+struct ChunkOut<B> {
+    batch: B,
+    log: usize,
+    lines: u64,
+    urls: u64,
+    /// (line index in the chunk, reason, text) of its first malformed lines.
+    malformed: Vec<(u64, Malformed, Vec<u8>)>,
+}
+
+/// The text a URL comes from.
+#[derive(Clone, Copy)]
+enum Field<'a> {
+    /// A log line (cleaned of its line end): the URL is found per [`LineFormat`].
+    Line(&'a [u8]),
+    /// A URL given as it is.
+    Url(&'a [u8]),
+}
+
+/// What applies to a host, as a worker keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Local {
+    /// No robots.txt.
+    None,
+    /// The body with this index (the store's [`Entry::index`]) in the worker's body slots.
+    Body(u32),
+    /// Allow or disallow all: this index in the worker's list.
+    All(u32),
+}
+
+/// Host keys up to this many bytes are held in the table entry itself.
+const INLINE_KEY: usize = 32;
+
+/// `key_len` of an empty entry.
+const EMPTY: u32 = u32::MAX;
+
+/// One host in a worker's table: one cache line, the key inline when it fits (97.7% of the
+/// real store's host names do), so that a lookup touches this line only.
+#[repr(C, align(64))]
+#[derive(Clone)]
+struct HostEntry {
+    /// The key, zero-padded, when it is at most [`INLINE_KEY`] bytes; else the start of its
+    /// bytes in the table's arena (little-endian, in the first 8 bytes).
+    key: [u8; INLINE_KEY],
+    /// [`EMPTY`] for a free entry.
+    key_len: u32,
+    /// The scheme's default port (0: none), part of the key: `<host>_<port>` is tried for it.
+    default_port: u16,
+    rules: Local,
+    /// URLs allowed and disallowed since the last summary.
+    counts: [u64; 2],
+}
+
+const FREE: HostEntry = HostEntry {
+    key: [0; INLINE_KEY],
+    key_len: EMPTY,
+    default_port: 0,
+    rules: Local::None,
+    counts: [0, 0],
+};
+
+/// A key prepared for probing: zero-padded when short, so that comparing it with an entry is
+/// one fixed-size comparison.
+struct Probe<'k> {
+    key: &'k [u8],
+    padded: [u8; INLINE_KEY],
+    default_port: u16,
+    hash: u64,
+}
+
+/// A worker's table of the hosts it has seen: open addressing with linear probing over
+/// entries of one cache line each (at most three quarters full), so that finding a host costs
+/// one hash of its key (foldhash, seeded per table) and, in a shuffled log of many hosts, one
+/// cache miss.
+struct HostTable {
+    /// A power of two long.
+    entries: Vec<HostEntry>,
+    len: usize,
+    /// The keys longer than [`INLINE_KEY`], one after the other.
+    long_keys: Vec<u8>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl HostTable {
+    fn new() -> HostTable {
+        HostTable {
+            entries: vec![FREE; 256],
+            len: 0,
+            long_keys: Vec::new(),
+            hasher: foldhash::fast::RandomState::default(),
+        }
+    }
+
+    #[inline]
+    fn hash(&self, key: &[u8], default_port: u16) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        h.write(key);
+        h.write_u16(default_port);
+        h.finish()
+    }
+
+    #[inline]
+    fn probe<'k>(&self, key: &'k [u8], default_port: u16) -> Probe<'k> {
+        let mut padded = [0u8; INLINE_KEY];
+        if key.len() <= INLINE_KEY {
+            padded[..key.len()].copy_from_slice(key);
+        }
+        Probe {
+            key,
+            padded,
+            default_port,
+            hash: self.hash(key, default_port),
+        }
+    }
+
+    /// The index of the entry for the probe's key, or of the free entry where it would go.
+    #[inline]
+    fn find(&self, probe: &Probe<'_>) -> Result<usize, usize> {
+        let mask = self.entries.len() - 1;
+        let mut i = probe.hash as usize & mask;
+        loop {
+            let e = &self.entries[i];
+            if e.key_len == EMPTY {
+                return Err(i);
+            }
+            if e.key_len as usize == probe.key.len()
+                && e.default_port == probe.default_port
+                && if probe.key.len() <= INLINE_KEY {
+                    e.key == probe.padded
+                } else {
+                    self.key(e) == probe.key
+                }
+            {
+                return Ok(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Fills the free entry `at` that [`HostTable::find`] returned; returns the entry's index
+    /// (which changes when the table grows).
+    fn insert(&mut self, at: usize, probe: &Probe<'_>, rules: Local) -> usize {
+        let key = if probe.key.len() <= INLINE_KEY {
+            probe.padded
+        } else {
+            let mut start = [0u8; INLINE_KEY];
+            start[..8].copy_from_slice(&(self.long_keys.len() as u64).to_le_bytes());
+            self.long_keys.extend_from_slice(probe.key);
+            start
+        };
+        self.entries[at] = HostEntry {
+            key,
+            key_len: probe.key.len() as u32,
+            default_port: probe.default_port,
+            rules,
+            counts: [0, 0],
+        };
+        self.len += 1;
+        if self.len * 4 <= self.entries.len() * 3 {
+            return at;
+        }
+        self.grow();
+        self.find(probe).unwrap_or(at)
+    }
+
+    fn grow(&mut self) {
+        let size = self.entries.len() * 2;
+        let old = std::mem::replace(&mut self.entries, vec![FREE; size]);
+        let mask = self.entries.len() - 1;
+        for e in old.into_iter().filter(|e| e.key_len != EMPTY) {
+            let mut i = self.hash(self.key(&e), e.default_port) as usize & mask;
+            while self.entries[i].key_len != EMPTY {
+                i = (i + 1) & mask;
+            }
+            self.entries[i] = e;
+        }
+    }
+
+    fn key<'a>(&'a self, e: &'a HostEntry) -> &'a [u8] {
+        let len = e.key_len as usize;
+        if len <= INLINE_KEY {
+            &e.key[..len]
+        } else {
+            let mut start = [0u8; 8];
+            start.copy_from_slice(&e.key[..8]);
+            let start = u64::from_le_bytes(start) as usize;
+            &self.long_keys[start..start + len]
+        }
+    }
+
+    /// The occupied entries.
+    fn iter(&self) -> impl Iterator<Item = &HostEntry> {
+        self.entries.iter().filter(|e| e.key_len != EMPTY)
+    }
+
+    /// The occupied entries.
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut HostEntry> {
+        self.entries.iter_mut().filter(|e| e.key_len != EMPTY)
+    }
+
+    /// Heap bytes held.
+    fn memory_usage(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<HostEntry>() + self.long_keys.capacity()
+    }
+}
+
+/// One body as a worker holds it: the shared entry and this thread's lazy-DFA cache (boxed,
+/// so that the slots of 10,000 bodies take 160 KiB and stay in cache).
+struct BodySlot {
+    entry: Arc<Entry>,
+    cache: Box<Cache>,
+}
+
+/// How often a rule decided, in one worker.
+struct RuleHit {
+    count: u64,
+    /// The position of the first URL it decided.
+    first: u64,
+    /// That URL's host.
+    host: Vec<u8>,
+}
+
+/// Counters of one worker.
+#[derive(Default)]
+struct Counts {
+    lines: u64,
+    allowed: u64,
+    disallowed: u64,
+    no_robots: u64,
+    unavailable: u64,
+    unreachable: u64,
+    blank: u64,
+    malformed: u64,
+}
+
+/// Buffers reused for every URL, so that the common path allocates nothing.
+#[derive(Default)]
+struct Buffers {
+    /// A CSV field without its doubled quotes.
+    text: Vec<u8>,
+    /// The URL with `&amp;` decoded.
+    url: Vec<u8>,
+    /// A host key that had to be built.
+    host: Vec<u8>,
+    /// A path that had to be canonicalised.
+    path: Vec<u8>,
+}
+
+/// One thread's state: its host table, its lazy-DFA caches, its counters, buffers. Make one
+/// per thread with [`Classifier::worker`]; `Send`, not shared.
+pub struct Worker {
+    store: Store,
+    format: LineFormat,
+    count_rules: bool,
+    count_hosts: bool,
+    robots_txt_allowed: bool,
+    table: HostTable,
+    /// By the store's entry index.
+    bodies: Vec<Option<BodySlot>>,
+    alls: Vec<Arc<AllRules>>,
+    counts: Counts,
+    /// (body index, rule line) to its hits.
+    rules: HashMap<(u32, u32), RuleHit, foldhash::fast::RandomState>,
+    /// Position of the URL being classified (chunk and line, or index), for the first-seen
+    /// example of each rule.
+    pos: u64,
+    /// (position, reason, text) of the first malformed lines since they were last taken.
+    malformed: Vec<(u64, Malformed, Vec<u8>)>,
+    bufs: Buffers,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("format", &self.format)
+            .field("hosts_seen", &self.table.len)
+            .field("lines", &self.counts.lines)
+            .finish()
+    }
+}
+
+impl Worker {
+    fn new(classifier: &Classifier) -> Worker {
+        Worker {
+            store: classifier.store.clone(),
+            format: classifier.format,
+            count_rules: classifier.count_rules,
+            count_hosts: classifier.count_hosts,
+            robots_txt_allowed: classifier.store.robots_txt_allowed(),
+            table: HostTable::new(),
+            bodies: Vec::new(),
+            alls: Vec::new(),
+            counts: Counts::default(),
+            rules: HashMap::default(),
+            pos: 0,
+            malformed: Vec::new(),
+            bufs: Buffers::default(),
+        }
+    }
+
+    /// Classifies one URL as given (an absolute URL; `&amp;` decoded if the classifier's
+    /// line format says so). Counted in the summary.
+    pub fn classify_url<'w>(&'w mut self, url: &'w [u8]) -> Result<Classified<'w>, Malformed> {
+        self.pos += 1;
+        self.classify(Field::Url(url), None)
+    }
+
+    /// Classifies one URL whose host key is known (`example.com`, `example.com_8080`; see
+    /// [`crate::logline::host_key`]); the URL may then be a bare path. Counted in the summary.
+    pub fn classify_url_of<'w>(
+        &'w mut self,
+        url: &'w [u8],
+        host: &'w [u8],
+    ) -> Result<Classified<'w>, Malformed> {
+        self.pos += 1;
+        self.classify(Field::Url(url), Some(host))
+    }
+
+    /// Classifies one log line (without its line end), finding the URL per the classifier's
+    /// line format. Counted in the summary.
+    pub fn classify_line<'w>(&'w mut self, line: &'w [u8]) -> Result<Classified<'w>, Malformed> {
+        self.pos += 1;
+        self.classify(Field::Line(line), None)
+    }
+
+    /// The counts since the last call (or since the worker was made), which it resets; host
+    /// tables and caches are kept.
+    pub fn take_summary(&mut self) -> Summary {
+        let c = std::mem::take(&mut self.counts);
+        let mut summary = Summary {
+            lines: c.lines,
+            allowed: c.allowed,
+            disallowed: c.disallowed,
+            no_robots: c.no_robots,
+            unavailable: c.unavailable,
+            unreachable: c.unreachable,
+            blank: c.blank,
+            malformed: c.malformed,
+            ..Summary::default()
+        };
+        for (pos, reason, text) in self.malformed.drain(..) {
+            summary.malformed_lines.push(MalformedLine {
+                log: 0,
+                line: pos,
+                reason,
+                text,
+            });
+        }
+        if self.count_hosts {
+            let counted = self.table.iter().filter(|e| e.counts != [0, 0]).count();
+            summary.hosts.reserve(counted);
+            for e in self.table.iter() {
+                if e.counts != [0, 0] {
+                    summary.add_host(self.table.key(e), e.counts[0], e.counts[1]);
+                }
+            }
+            for e in self.table.iter_mut() {
+                e.counts = [0, 0];
+            }
+        }
+        for ((body, line), hit) in self.rules.drain() {
+            let Some(Some(slot)) = self.bodies.get(body as usize) else {
+                continue;
+            };
+            let m = slot.entry.matcher();
+            // The rules are in file order, so their lines grow: a binary search by line.
+            let (mut lo, mut hi) = (0, m.rule_count());
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if m.rule(mid).line() < line {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if lo == m.rule_count() || m.rule(lo).line() != line {
+                continue;
+            }
+            let i = lo;
+            summary.add_rule(
+                (body as usize, line),
+                RuleTally {
+                    count: hit.count,
+                    host: hit.host,
+                    line,
+                    rule: m.rule(i).to_string(),
+                    first: hit.first,
+                },
+            );
+        }
+        summary
+    }
+
+    /// Heap memory of this worker's host table, in bytes (per host seen: one entry, a slot
+    /// or two, the key's bytes).
+    pub fn table_memory(&self) -> usize {
+        self.table.memory_usage()
+    }
+
+    /// Heap memory of this worker's lazy-DFA caches (one per body it used), in bytes.
+    pub fn cache_memory(&self) -> usize {
+        self.bodies
+            .iter()
+            .flatten()
+            .map(|b| b.cache.memory_usage() + std::mem::size_of::<Cache>())
+            .sum::<usize>()
+            + self.bodies.capacity() * std::mem::size_of::<Option<BodySlot>>()
+    }
+
+    /// The number of distinct hosts in this worker's table.
+    pub fn hosts_seen(&self) -> usize {
+        self.table.len
+    }
+
+    /// Classifies the lines of one chunk into a new batch.
+    fn classify_chunk<S: Sink>(&mut self, chunk: &Chunk<'_>, sink: &S) -> ChunkOut<S::Batch> {
+        let mut batch = sink.batch(chunk.data.len());
+        let lines_before = self.counts.lines;
+        let urls_before = self.counts.allowed + self.counts.disallowed;
+        let mut data = chunk.data;
+        if data.last() == Some(&b'\n') {
+            data = &data[..data.len() - 1];
+        }
+        if !chunk.data.is_empty() {
+            let base = chunk.seq << 32;
+            let mut start = 0;
+            let ends = memchr::memchr_iter(b'\n', data).chain(std::iter::once(data.len()));
+            for (index, end) in ends.enumerate() {
+                let raw = &data[start..end];
+                start = end + 1;
+                let line = logline::clean_line(raw, chunk.first && index == 0);
+                self.pos = base | index as u64;
+                match self.classify(Field::Line(line), None) {
+                    Ok(c) => sink.url(&mut batch, &c),
+                    Err(reason) => sink.invalid(&mut batch, &Invalid { line, reason }),
+                }
+            }
+        }
+        let malformed = self
+            .malformed
+            .drain(..)
+            .map(|(pos, reason, text)| (pos & u64::from(u32::MAX), reason, text))
+            .collect();
+        ChunkOut {
+            batch,
+            log: chunk.log,
+            lines: self.counts.lines - lines_before,
+            urls: self.counts.allowed + self.counts.disallowed - urls_before,
+            malformed,
+        }
+    }
+
+    /// Classifies one input: finds the URL and its host, looks the host up (once per thread in
+    /// the store), decides, counts.
+    #[inline]
+    fn classify<'w>(
+        &'w mut self,
+        field: Field<'w>,
+        given_host: Option<&'w [u8]>,
+    ) -> Result<Classified<'w>, Malformed> {
+        let Worker {
+            store,
+            format,
+            count_rules,
+            count_hosts,
+            robots_txt_allowed,
+            table,
+            bodies,
+            alls,
+            counts,
+            rules,
+            pos,
+            malformed,
+            bufs,
+        } = self;
+        counts.lines += 1;
+        let source = match field {
+            Field::Line(line) | Field::Url(line) => line,
+        };
+        let text: &'w [u8] = match find_url(field, *format, &mut bufs.text) {
+            Ok(text) => text,
+            Err(reason) => {
+                note_invalid(counts, malformed, *pos, reason, source);
+                return Err(reason);
+            }
+        };
+        let url: &'w [u8] = if format.decode_amp && logline::has_amp_entity(text) {
+            logline::decode_amp_into(text, &mut bufs.url);
+            &bufs.url
+        } else {
+            text
+        };
+        // Issue 15: host and path from one reading of the URL (`\` after the authority is a
+        // `/` for both).
+        let parts = robotsmatch::url::split(url);
+        let (host, default_port) = match given_host {
+            Some(host) => (host, scheme_default_port(url)),
+            None => {
+                let Some(auth) = parts.authority() else {
+                    note_invalid(counts, malformed, *pos, Malformed::NotAUrl, source);
+                    return Err(Malformed::NotAUrl);
+                };
+                if auth.port_invalid {
+                    note_invalid(counts, malformed, *pos, Malformed::BadPort, source);
+                    return Err(Malformed::BadPort);
+                }
+                let host = &url[auth.host.clone()];
+                match auth.non_default_port() {
+                    None if auth.host_lowercase => (host, auth.default_port),
+                    port => {
+                        logline::host_key_into(host, port, &mut bufs.host);
+                        (
+                            &bufs.host[..],
+                            if port.is_some() {
+                                None
+                            } else {
+                                auth.default_port
+                            },
+                        )
+                    }
+                }
+            }
+        };
+        // The path rules are matched against, borrowed when already canonical (the common
+        // case): the same as `robotsmatch::canon::canonical_path`, without its allocation.
+        let path: &'w [u8] = match parts.path_and_query() {
+            Cow::Borrowed(p) if is_canonical(p) => p,
+            p => {
+                canonicalize_into(&p, &mut bufs.path);
+                &bufs.path
+            }
+        };
+        let probe = table.probe(host, default_port.unwrap_or(0));
+        let index = match table.find(&probe) {
+            Ok(index) => index,
+            Err(slot) => {
+                let rules = resolve(store, bodies, alls, host, default_port);
+                table.insert(slot, &probe, rules)
+            }
+        };
+        let entry = &mut table.entries[index];
+        let (allowed, outcome) = match entry.rules {
+            Local::None => {
+                counts.no_robots += 1;
+                (true, Outcome::NoRobots)
+            }
+            Local::All(k) => {
+                let all: &'w AllRules = &alls[k as usize];
+                let allowed = all.allowed() || (*robots_txt_allowed && path == b"/robots.txt");
+                if allowed {
+                    counts.unavailable += 1;
+                } else {
+                    counts.unreachable += 1;
+                }
+                (allowed, Outcome::All(all))
+            }
+            Local::Body(b) => match bodies.get_mut(b as usize) {
+                Some(Some(slot)) => {
+                    let d = slot
+                        .entry
+                        .matcher()
+                        .decide_canonical_with(&mut slot.cache, path);
+                    if *count_rules {
+                        if let Some(rule) = d.rule() {
+                            rules
+                                .entry((b, rule.line()))
+                                .and_modify(|h| {
+                                    h.count += 1;
+                                    if *pos < h.first {
+                                        h.first = *pos;
+                                        h.host = host.to_vec();
+                                    }
+                                })
+                                .or_insert_with(|| RuleHit {
+                                    count: 1,
+                                    first: *pos,
+                                    host: host.to_vec(),
+                                });
+                        }
+                    }
+                    (d.is_allowed(), Outcome::Decided(d))
+                }
+                // A body slot is made before its index is stored in the table.
+                _ => {
+                    counts.no_robots += 1;
+                    (true, Outcome::NoRobots)
+                }
+            },
+        };
+        if *count_hosts {
+            entry.counts[usize::from(!allowed)] += 1;
+        }
+        if allowed {
+            counts.allowed += 1;
+        } else {
+            counts.disallowed += 1;
+        }
+        Ok(Classified {
+            text,
+            url,
+            host,
+            allowed,
+            outcome,
+        })
+    }
+}
+
+/// The URL field of an input (a CSV field with doubled quotes is copied into `buf`), or why
+/// there is none.
+#[inline]
+fn find_url<'a>(
+    field: Field<'a>,
+    format: LineFormat,
+    buf: &'a mut Vec<u8>,
+) -> Result<&'a [u8], Malformed> {
+    match field {
+        Field::Url(url) => Ok(url),
+        Field::Line(line) => {
+            if logline::trim(line).is_empty() {
+                return Err(Malformed::Blank);
+            }
+            match logline::field(line, format) {
+                Ok(Cow::Borrowed(text)) => Ok(text),
+                Ok(Cow::Owned(text)) => {
+                    *buf = text;
+                    Ok(&buf[..])
+                }
+                Err(reason) => Err(reason),
+            }
+        }
+    }
+}
+
+/// Counts an input without a URL, keeping the first few.
+#[cold]
+fn note_invalid(
+    counts: &mut Counts,
+    malformed: &mut Vec<(u64, Malformed, Vec<u8>)>,
+    pos: u64,
+    reason: Malformed,
+    text: &[u8],
+) {
+    if reason == Malformed::Blank {
+        counts.blank += 1;
+    } else {
+        counts.malformed += 1;
+        if malformed.len() < MALFORMED_KEPT {
+            malformed.push((pos, reason, text.to_vec()));
+        }
+    }
+}
+
+/// The default port of a URL's scheme: 80 for `http://`, 443 for `https://`.
+fn scheme_default_port(url: &[u8]) -> Option<u16> {
+    let scheme = &url[..url.iter().position(|&b| b == b':')?];
+    if scheme.eq_ignore_ascii_case(b"http") {
+        Some(80)
+    } else if scheme.eq_ignore_ascii_case(b"https") {
+        Some(443)
+    } else {
+        None
+    }
+}
+
+/// What applies to a host the worker has not seen: asked of the store, and a body slot (with
+/// this thread's cache) made for its body if it is new to the worker.
+#[cold]
+fn resolve(
+    store: &Store,
+    bodies: &mut Vec<Option<BodySlot>>,
+    alls: &mut Vec<Arc<AllRules>>,
+    host: &[u8],
+    default_port: Option<u16>,
+) -> Local {
+    match store.rules_for(host, default_port) {
+        None => Local::None,
+        Some(HostRules::All(all)) => {
+            alls.push(all);
+            Local::All((alls.len() - 1) as u32)
+        }
+        Some(HostRules::Compiled(entry)) => {
+            let i = entry.index();
+            if bodies.len() <= i {
+                bodies.resize_with(i + 1, || None);
+            }
+            if bodies[i].is_none() {
+                let cache = Box::new(entry.matcher().create_cache());
+                bodies[i] = Some(BodySlot { entry, cache });
+            }
+            Local::Body(i as u32)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::StoreConfig;
+
+    fn store() -> Store {
+        Store::from_bodies(
+            [
+                (
+                    "shop.example",
+                    &b"User-agent: *\nDisallow: /cart\nAllow: /cart/help$\n"[..],
+                ),
+                ("port.example_8080", b"User-agent: *\nDisallow: /p\n"),
+                ("tls.example_443", b"User-agent: *\nDisallow: /\n"),
+                ("amp.example", b"User-agent: *\nDisallow: /*&offset=*\n"),
+            ],
+            StoreConfig::new("Googlebot"),
+        )
+    }
+
+    fn verdict(w: &mut Worker, url: &str) -> Result<(bool, Option<u32>), Malformed> {
+        w.classify_url(url.as_bytes())
+            .map(|c| (c.allowed, c.rule().map(|r| r.line())))
+    }
+
+    #[test]
+    fn worker_decides_like_the_matcher_of_each_host() {
+        let store = store();
+        let mut w = Classifier::new(&store).worker();
+        assert_eq!(
+            verdict(&mut w, "https://shop.example/cart"),
+            Ok((false, Some(2)))
+        );
+        assert_eq!(
+            verdict(&mut w, "https://SHOP.example/cart/help"),
+            Ok((true, Some(3)))
+        );
+        assert_eq!(
+            verdict(&mut w, "http://port.example:8080/p/1"),
+            Ok((false, Some(2)))
+        );
+        assert_eq!(verdict(&mut w, "http://port.example/p/1"), Ok((true, None)));
+        assert_eq!(
+            verdict(&mut w, "https://nofile.example/cart"),
+            Ok((true, None))
+        );
+        assert_eq!(verdict(&mut w, "not a url"), Err(Malformed::NotAUrl));
+        let s = w.take_summary();
+        assert_eq!(
+            (s.allowed, s.disallowed, s.no_robots, s.malformed),
+            (3, 2, 2, 1)
+        );
+        assert_eq!(s.host_count(), 4);
+        assert_eq!(s.malformed_lines[0].text, b"not a url");
+        let again = w.take_summary();
+        assert_eq!(
+            (again.urls(), again.host_count()),
+            (0, 0),
+            "counts are reset"
+        );
+    }
+
+    /// Regression (found while moving the store): the host table is keyed by host and
+    /// default port, so `http://h/` (tries `h`, `h_80`) and `https://h/` (tries `h`, `h_443`)
+    /// are looked up separately whatever order a thread meets them in.
+    #[test]
+    fn default_port_fallback_does_not_depend_on_which_scheme_came_first() {
+        let store = store();
+        for order in [["http", "https"], ["https", "http"]] {
+            let mut w = Classifier::new(&store).worker();
+            let mut got = Vec::new();
+            for scheme in order {
+                got.push((
+                    scheme,
+                    verdict(&mut w, &format!("{scheme}://tls.example/x")),
+                ));
+            }
+            got.sort_by_key(|g| g.0);
+            assert_eq!(
+                got,
+                vec![("http", Ok((true, None))), ("https", Ok((false, Some(2))))]
+            );
+        }
+    }
+
+    /// Issue 14 item 5: `&amp;` is matched as written unless decoding is asked for.
+    #[test]
+    fn amp_is_literal_unless_decoding_is_asked_for() {
+        let store = store();
+        let url = "http://amp.example/find/?from=list&amp;offset=0";
+        let mut w = Classifier::new(&store).worker();
+        assert_eq!(verdict(&mut w, url), Ok((true, None)));
+        let decoding = LineFormat {
+            decode_amp: true,
+            ..LineFormat::default()
+        };
+        let mut w = Classifier::new(&store).line_format(decoding).worker();
+        assert_eq!(verdict(&mut w, url), Ok((false, Some(2))));
+        let c = w.classify_url(url.as_bytes()).map_err(|e| e.as_str());
+        assert_eq!(c.map(|c| c.text), Ok(url.as_bytes()), "printed as written");
+    }
+
+    /// Keys longer than the inline part live in the arena; keys that differ only past it, or
+    /// only by default port, are different entries.
+    #[test]
+    fn long_keys_and_ports_are_distinct_entries() {
+        let store = store();
+        let mut w = Classifier::new(&store).worker();
+        let long = "a".repeat(40);
+        let urls = [
+            format!("https://{long}.example/"),
+            format!("https://{long}.exampl/"),
+            format!("http://{long}.example/"),
+            "https://abcdefghijklmnopqrstuvwxyz012345/".to_string(),
+            "https://abcdefghijklmnopqrstuvwxyz01234/".to_string(),
+            "https://abcdefghijklmnopqrstuvwxyz0123456/".to_string(),
+        ];
+        for _ in 0..3 {
+            for u in &urls {
+                assert_eq!(verdict(&mut w, u), Ok((true, None)));
+            }
+        }
+        assert_eq!(w.hosts_seen(), 6);
+        let s = w.take_summary();
+        let mut hosts: Vec<(String, u64)> = s
+            .hosts()
+            .map(|h| (String::from_utf8_lossy(h.host).into_owned(), h.urls()))
+            .collect();
+        hosts.sort();
+        assert_eq!(
+            hosts,
+            vec![
+                (format!("{long}.exampl"), 3),
+                (format!("{long}.example"), 6),
+                ("abcdefghijklmnopqrstuvwxyz01234".to_string(), 3),
+                ("abcdefghijklmnopqrstuvwxyz012345".to_string(), 3),
+                ("abcdefghijklmnopqrstuvwxyz0123456".to_string(), 3),
+            ]
+        );
+        assert_eq!(std::mem::size_of::<HostEntry>(), 64);
+    }
+
+    #[test]
+    fn many_hosts_grow_the_table_and_keep_every_entry() {
+        let store = store();
+        let mut w = Classifier::new(&store).worker();
+        for round in 0..2 {
+            for i in 0..5000 {
+                let (allowed, _) =
+                    verdict(&mut w, &format!("https://h{i}.example/cart")).unwrap_or_default();
+                assert!(allowed, "round {round} host {i}");
+            }
+            assert_eq!(
+                verdict(&mut w, "https://shop.example/cart"),
+                Ok((false, Some(2)))
+            );
+        }
+        assert_eq!(w.hosts_seen(), 5001);
+        let s = w.take_summary();
+        assert_eq!(s.host_count(), 5001);
+        assert!(s.hosts().all(|h| h.urls() == 2));
+    }
+
+    #[test]
+    fn many_in_memory_urls_equal_one_at_a_time_for_any_thread_count() {
+        let store = store();
+        let urls: Vec<String> = (0..20_000)
+            .map(|i| match i % 5 {
+                0 => format!("https://shop.example/cart/{i}"),
+                1 => "https://shop.example/cart/help".to_string(),
+                2 => format!("http://port.example:8080/p{i}"),
+                3 => format!("https://h{}.example/", i % 300),
+                _ => format!("junk {i}"),
+            })
+            .collect();
+        struct Verdicts;
+        impl Sink for Verdicts {
+            type Batch = Vec<Option<bool>>;
+            fn batch(&self, n: usize) -> Self::Batch {
+                Vec::with_capacity(n)
+            }
+            fn url(&self, b: &mut Self::Batch, url: &Classified<'_>) {
+                b.push(Some(url.allowed));
+            }
+            fn invalid(&self, b: &mut Self::Batch, _: &Invalid<'_>) {
+                b.push(None);
+            }
+        }
+        let mut one = Classifier::new(&store).worker();
+        let want: Vec<Option<bool>> = urls
+            .iter()
+            .map(|u| one.classify_url(u.as_bytes()).ok().map(|c| c.allowed))
+            .collect();
+        let want_summary = one.take_summary();
+        for threads in [1, 2, 3] {
+            let c = Classifier::new(&store).threads(threads).count_rules(true);
+            let mut workers = Vec::new();
+            let got: Vec<Option<bool>> = c
+                .classify_many(
+                    &mut workers,
+                    0,
+                    urls.len(),
+                    |i| Some((urls[i].as_bytes(), None)),
+                    &Verdicts,
+                )
+                .concat();
+            assert_eq!(got, want, "threads {threads}");
+            let mut s = Summary::default();
+            for w in &mut workers {
+                s.merge(w.take_summary());
+            }
+            assert_eq!(
+                (s.allowed, s.disallowed, s.malformed),
+                (
+                    want_summary.allowed,
+                    want_summary.disallowed,
+                    want_summary.malformed
+                )
+            );
+            // The first malformed inputs (every fifth is junk), by their 1-based index.
+            let lines: Vec<u64> = s.malformed_lines.iter().map(|m| m.line).collect();
+            assert_eq!(lines, (0..10).map(|k| 5 * k + 5).collect::<Vec<u64>>());
+            assert_eq!(s.malformed_lines[0].text, b"junk 4");
+            assert_eq!(want_summary.malformed_lines[0].line, 5);
+            // Three rules decided 4000 URLs each; ties are ordered by host, then line.
+            let top: Vec<(u64, &[u8], u32)> = s
+                .top_rules(5)
+                .iter()
+                .map(|t| (t.count, &t.host[..], t.line))
+                .collect();
+            assert_eq!(
+                top,
+                vec![
+                    (4000, &b"port.example_8080"[..], 2),
+                    (4000, &b"shop.example"[..], 2),
+                    (4000, &b"shop.example"[..], 3)
+                ]
+            );
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! One line of a crawl log: the URL in it, its host and the path rules are matched against.
+//!
+//! A line holds one absolute URL, or TSV/CSV fields with the URL in a chosen column. The
+//! reader is forgiving: CR line ends, surrounding white space, a byte-order mark at the start
+//! of the log, CSV quotes and raw non-ASCII bytes are all handled; a line without
+//! `scheme://host` is malformed.
+//!
+//! A URL is matched as written: `&amp;` is five characters, as in `check`, the library and
+//! Google's library. Link lists scraped from HTML carry `&amp;` for `&`; for those,
+//! [`LineFormat::decode_amp`] reads it as `&` (the URL is still printed as written).
+#![forbid(unsafe_code)]
+
+use std::borrow::Cow;
+
+/// How to find the URL in a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineFormat {
+    /// 1-based column, or 0 for the whole line.
+    pub column: usize,
+    /// The field delimiter when `column > 0`.
+    pub delimiter: u8,
+    /// Read `&amp;` as `&` before matching (for link lists scraped from HTML). Off by
+    /// default: a URL is matched as written, as Google's library does.
+    pub decode_amp: bool,
+}
+
+impl Default for LineFormat {
+    fn default() -> LineFormat {
+        LineFormat {
+            column: 0,
+            delimiter: b'\t',
+            decode_amp: false,
+        }
+    }
+}
+
+/// Why a line has no usable URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Malformed {
+    /// Nothing but white space.
+    Blank,
+    /// The requested column does not exist.
+    NoColumn,
+    /// No `scheme://host` at the start of the field.
+    NotAUrl,
+    /// A port that is not a number from 0 to 65535 (`:99999`, `:abc`): no host file can be
+    /// chosen for it.
+    BadPort,
+}
+
+impl Malformed {
+    /// A short description for reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Malformed::Blank => "blank line",
+            Malformed::NoColumn => "no such column",
+            Malformed::NotAUrl => "no scheme://host URL",
+            Malformed::BadPort => "invalid port",
+        }
+    }
+}
+
+/// `s` without leading and trailing ASCII white space.
+pub fn trim(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = s {
+        if last.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// Strips a trailing CR and, on the first line of a log, a UTF-8 byte-order mark.
+pub fn clean_line(line: &[u8], first_of_log: bool) -> &[u8] {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if first_of_log {
+        line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+    } else {
+        line
+    }
+}
+
+/// Picks the URL field of a line.
+pub fn field(line: &[u8], format: LineFormat) -> Result<Cow<'_, [u8]>, Malformed> {
+    let f = if format.column == 0 {
+        line
+    } else {
+        line.split(|&b| b == format.delimiter)
+            .nth(format.column - 1)
+            .ok_or(Malformed::NoColumn)?
+    };
+    let f = trim(f);
+    if f.len() >= 2 && f[0] == b'"' && f[f.len() - 1] == b'"' {
+        let inner = &f[1..f.len() - 1];
+        if memchr::memmem::find(inner, b"\"\"").is_some() {
+            let mut v = Vec::with_capacity(inner.len());
+            let mut i = 0;
+            while i < inner.len() {
+                v.push(inner[i]);
+                i += if inner[i] == b'"' && inner.get(i + 1) == Some(&b'"') {
+                    2
+                } else {
+                    1
+                };
+            }
+            return Ok(Cow::Owned(v));
+        }
+        return Ok(Cow::Borrowed(trim(inner)));
+    }
+    Ok(Cow::Borrowed(f))
+}
+
+/// Replaces `&amp;` by `&` (scraped link lists carry HTML-escaped URLs); borrows `s` when it
+/// holds no `&amp;`.
+///
+/// ```
+/// use robotsmatch_bulk::logline::decode_amp;
+///
+/// assert_eq!(decode_amp(b"/x?a=1&amp;b=2&c"), &b"/x?a=1&b=2&c"[..]);
+/// ```
+pub fn decode_amp(s: &[u8]) -> Cow<'_, [u8]> {
+    if !has_amp_entity(s) {
+        return Cow::Borrowed(s);
+    }
+    let mut v = Vec::with_capacity(s.len());
+    decode_amp_into(s, &mut v);
+    Cow::Owned(v)
+}
+
+/// True when `s` holds `&amp;`.
+#[inline]
+pub fn has_amp_entity(s: &[u8]) -> bool {
+    // PERF: most URLs have no '&' at all; memchr is cheaper than a substring search.
+    match memchr::memchr(b'&', s) {
+        Some(first) => memchr::memmem::find(&s[first..], b"&amp;").is_some(),
+        None => false,
+    }
+}
+
+/// Like [`decode_amp`], writing the decoded bytes into `out` (cleared first).
+pub fn decode_amp_into(s: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    let mut rest = s;
+    while let Some(i) = memchr::memmem::find(rest, b"&amp;") {
+        out.extend_from_slice(&rest[..i + 1]);
+        rest = &rest[i + 5..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// A URL field as written (for output) and as matched (`&amp;` decoded when the format asks).
+pub type Extracted<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
+
+/// Extracts the URL field of one (cleaned) line: the field as written (for output) and as
+/// matched (with `&amp;` decoded when [`LineFormat::decode_amp`] is set, else the same bytes).
+/// The caller checks it with [`host_key`] (a field without `scheme://host` is
+/// [`Malformed::NotAUrl`]) and matches [`robotsmatch::canon::canonical_path`] of it.
+pub fn extract(line: &[u8], format: LineFormat) -> Result<Extracted<'_>, Malformed> {
+    if trim(line).is_empty() {
+        return Err(Malformed::Blank);
+    }
+    let text = field(line, format)?;
+    let url = match (&text, format.decode_amp) {
+        (_, false) => text.clone(),
+        (Cow::Borrowed(b), true) => decode_amp(b),
+        (Cow::Owned(v), true) => Cow::Owned(decode_amp(v).into_owned()),
+    };
+    Ok((text, url))
+}
+
+/// A host lookup key: a span of the URL (already lower case, default port) or a new string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostKey {
+    /// `url[start..end]` is the key.
+    Span(usize, usize),
+    /// The key had to be built (lower-cased, or `_port` appended).
+    Owned(Vec<u8>),
+}
+
+impl HostKey {
+    /// The key's bytes, given the URL it came from.
+    #[inline]
+    pub fn get<'a>(&'a self, url: &'a [u8]) -> &'a [u8] {
+        match self {
+            HostKey::Span(s, e) => &url[*s..*e],
+            HostKey::Owned(v) => v,
+        }
+    }
+}
+
+/// The lookup key of a URL's host (lower case, `_port` for a non-default port) and the
+/// scheme's default port. `None` when the URL has no `scheme://host`.
+#[cfg(test)]
+pub fn host_of(url: &[u8]) -> Option<(Cow<'_, [u8]>, Option<u16>)> {
+    let (key, port) = host_key(url)?;
+    Some(match key {
+        HostKey::Span(s, e) => (Cow::Borrowed(&url[s..e]), port),
+        HostKey::Owned(v) => (Cow::Owned(v), port),
+    })
+}
+
+/// The lookup key of a URL's host (lower case, `_port` for a non-default port; a span of
+/// `url` when no copy is needed) and the scheme's default port (none once a port is in the
+/// key). `None` when the URL has no `scheme://host`.
+///
+/// ```
+/// use robotsmatch_bulk::logline::host_key;
+///
+/// let url = b"https://Example.COM:8443/a";
+/// let (key, default_port) = host_key(url).ok_or("no host")?;
+/// assert_eq!((key.get(url), default_port), (&b"example.com_8443"[..], None));
+/// # Ok::<(), &'static str>(())
+/// ```
+pub fn host_key(url: &[u8]) -> Option<(HostKey, Option<u16>)> {
+    let auth = robotsmatch::url::split(url).authority()?;
+    let port = auth.non_default_port();
+    Some(if port.is_none() && auth.host_lowercase {
+        (
+            HostKey::Span(auth.host.start, auth.host.end),
+            auth.default_port,
+        )
+    } else {
+        let mut key = Vec::new();
+        host_key_into(&url[auth.host], port, &mut key);
+        (
+            HostKey::Owned(key),
+            if port.is_some() {
+                None
+            } else {
+                auth.default_port
+            },
+        )
+    })
+}
+
+/// Like [`host_key`], but a key that has to be built (lower-cased, or `_port` appended) is
+/// written into `scratch`, so that no call allocates once `scratch` has grown.
+#[inline]
+pub fn host_key_in<'a>(url: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<(&'a [u8], Option<u16>)> {
+    let auth = robotsmatch::url::split(url).authority()?;
+    let port = auth.non_default_port();
+    Some(if port.is_none() && auth.host_lowercase {
+        (&url[auth.host], auth.default_port)
+    } else {
+        host_key_into(&url[auth.host], port, scratch);
+        (
+            &scratch[..],
+            if port.is_some() {
+                None
+            } else {
+                auth.default_port
+            },
+        )
+    })
+}
+
+/// Writes the host key of `host` (as written) into `out` (cleared first): lower case, then
+/// `_port` for a port other than the scheme's default.
+pub fn host_key_into(host: &[u8], port: Option<u16>, out: &mut Vec<u8>) {
+    out.clear();
+    out.extend(host.iter().map(u8::to_ascii_lowercase));
+    if let Some(port) = port {
+        out.push(b'_');
+        let mut digits = [0u8; 5];
+        let mut n = port;
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[i..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn host(u: &str) -> Option<(String, Option<u16>)> {
+        host_of(u.as_bytes()).map(|(h, p)| (String::from_utf8(h.into_owned()).unwrap(), p))
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(
+            host("https://Example.COM/a"),
+            Some(("example.com".into(), Some(443)))
+        );
+        assert_eq!(
+            host("http://example.com:80/a"),
+            Some(("example.com".into(), Some(80)))
+        );
+        assert_eq!(
+            host("http://example.com:8080"),
+            Some(("example.com_8080".into(), None))
+        );
+        assert_eq!(
+            host("http://user:pw@example.com/"),
+            Some(("example.com".into(), Some(80)))
+        );
+        assert_eq!(
+            host("ftp://ftp.ams.org/pub"),
+            // ftp's default port is 21 (issue 15: host keys come from `url::split`).
+            Some(("ftp.ams.org".into(), Some(21)))
+        );
+        assert_eq!(host("http://[::1]:81/"), Some(("[::1]_81".into(), None)));
+        assert_eq!(
+            host("http://example.com./x"),
+            Some(("example.com".into(), Some(80)))
+        );
+        assert_eq!(host("example.com/a"), None);
+        assert_eq!(host("http:///a"), None);
+        assert_eq!(host("1http://x/"), None);
+    }
+
+    /// `host_key_in` gives the same key as `host_key`, without allocating once the scratch
+    /// buffer has grown.
+    #[test]
+    fn host_key_in_equals_host_key() {
+        let mut scratch = Vec::new();
+        for u in [
+            "https://Example.COM/a",
+            "http://example.com:80/a",
+            "http://example.com:8080",
+            "HTTP://EXAMPLE.COM:65535/",
+            "http://x.org:0/",
+            "http://user:pw@example.com/",
+            "ftp://ftp.ams.org/pub",
+            "http://[::1]:81/",
+            "http://example.com./x",
+            "example.com/a",
+            "http:///a",
+            "http://a.com\\b",
+        ] {
+            let url = u.as_bytes();
+            let want = host_key(url).map(|(k, p)| (k.get(url).to_vec(), p));
+            let got = host_key_in(url, &mut scratch).map(|(k, p)| (k.to_vec(), p));
+            assert_eq!(got, want, "{u}");
+        }
+    }
+
+    #[test]
+    fn lines() {
+        let f = LineFormat::default();
+        // Matched as written by default; decoded only when asked.
+        let (text, url) = extract(b"  https://a.com/x?a=1&amp;b=2 ", f).unwrap();
+        assert_eq!(&*text, b"https://a.com/x?a=1&amp;b=2");
+        assert_eq!(&*url, b"https://a.com/x?a=1&amp;b=2");
+        let decoding = LineFormat {
+            decode_amp: true,
+            ..f
+        };
+        let (text, url) = extract(b"  https://a.com/x?a=1&amp;b=2&amp;amp; ", decoding).unwrap();
+        assert_eq!(&*text, b"https://a.com/x?a=1&amp;b=2&amp;amp;");
+        assert_eq!(&*url, b"https://a.com/x?a=1&b=2&amp;");
+        assert_eq!(extract(b"   ", f), Err(Malformed::Blank));
+        let (_, url) = extract(b"not a url", f).unwrap();
+        assert!(host_of(&url).is_none());
+        let csv = LineFormat {
+            column: 2,
+            delimiter: b',',
+            decode_amp: false,
+        };
+        let (text, _) = extract(b"1,\"https://a.com/q\"\"x\",z", csv).unwrap();
+        assert_eq!(&*text, b"https://a.com/q\"x");
+        assert_eq!(extract(b"1", csv), Err(Malformed::NoColumn));
+        assert_eq!(clean_line(b"\xEF\xBB\xBFhttp://a/\r", true), b"http://a/");
+    }
+}

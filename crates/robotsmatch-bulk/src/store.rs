@@ -1,0 +1,637 @@
+//! The robots store: which robots.txt applies to a host, compiled lazily and shared.
+//!
+//! A store is opened from
+//! - one file, applied to every host ([`Store::open`] of a file);
+//! - a directory of `<host>.txt` files (or `<host>/robots.txt`; a port is written
+//!   `<host>_<port>.txt`) ([`Store::open`] of a directory). The directory is listed once; a
+//!   file is read when its host is first seen;
+//! - robots.txt captures in WARC files ([`Store::from_warc`], see [`crate::warc`]): one
+//!   outcome per host, turned into rules with RFC 9309's status semantics
+//!   ([`robotsmatch::fetch`]): a 2xx body is compiled like a file, an unavailable host allows
+//!   everything and an unreachable one disallows everything, with the reason kept;
+//! - bodies held in memory, host to body ([`Store::from_bodies`]), for embedders that have
+//!   them already (a crawler's own fetches, a Spark broadcast).
+//!
+//! Host keys are lower case, with `_port` for a non-default port (see
+//! [`crate::logline::host_key`]); for a URL on its scheme's default port, `<host>_<port>` is
+//! tried after `<host>`. A body is compiled when its host is first seen, and identical bodies
+//! are compiled once (keyed by a 128-bit hash of the body), so memory grows with the distinct
+//! bodies actually used, not with the hosts.
+//!
+//! A [`Store`] is a cheap handle (clone it freely; clones share everything). Classification
+//! threads keep their own host tables in front of it (see [`crate::classify`]), so the shared
+//! maps are locked only the first time a thread meets a host.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use robotsmatch::cache::{body_key, BodyKey};
+use robotsmatch::fetch::{Availability, Outcome as FetchOutcome, Reason};
+use robotsmatch::{Agent, Matcher, MatcherBuilder, ParseConfig, Robots};
+
+use crate::error::{Error, ErrorKind};
+use crate::warc;
+
+/// The dense DFA budget per robots.txt body in a store, in bytes: a store holds thousands of
+/// matchers at once, so it is smaller than the library's default (1 MiB).
+pub const STORE_DENSE_SIZE_LIMIT: usize = 16 << 10;
+
+/// How a store compiles its bodies: for which crawler, with which limits.
+#[derive(Clone, Debug)]
+pub struct StoreConfig {
+    agent: Agent,
+    builder: MatcherBuilder,
+    parse: ParseConfig,
+}
+
+impl StoreConfig {
+    /// Rules for `agent` (a product token or a full user-agent string), the default profile
+    /// and limits, and a dense DFA budget of [`STORE_DENSE_SIZE_LIMIT`] per body.
+    pub fn new(agent: impl Into<Agent>) -> StoreConfig {
+        StoreConfig {
+            agent: agent.into(),
+            builder: MatcherBuilder::new().dense_size_limit(STORE_DENSE_SIZE_LIMIT),
+            parse: ParseConfig::new(),
+        }
+    }
+
+    /// The matcher builder (profile, engine, limits) used for every body.
+    pub fn builder(mut self, builder: MatcherBuilder) -> StoreConfig {
+        self.builder = builder;
+        self
+    }
+
+    /// The parse limits used for every body.
+    pub fn parse_config(mut self, parse: ParseConfig) -> StoreConfig {
+        self.parse = parse;
+        self
+    }
+
+    /// The crawler.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// The matcher builder.
+    pub fn get_builder(&self) -> &MatcherBuilder {
+        &self.builder
+    }
+
+    fn compile(&self, body: &[u8]) -> Matcher {
+        self.builder
+            .build(&Robots::parse_with(body, &self.parse), self.agent.clone())
+    }
+}
+
+/// One distinct robots.txt body, compiled for the crawler.
+#[derive(Debug)]
+pub struct Entry {
+    matcher: Matcher,
+    index: usize,
+}
+
+impl Entry {
+    /// The compiled matcher.
+    pub fn matcher(&self) -> &Matcher {
+        &self.matcher
+    }
+
+    /// A dense index among the store's bodies (0, 1, 2, ...), for per-thread tables.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// A host's rules when robots.txt was unavailable or unreachable: everything allowed or
+/// disallowed, and why.
+#[derive(Debug)]
+pub struct AllRules {
+    allowed: bool,
+    reason: Reason,
+}
+
+impl AllRules {
+    /// True for allow all (unavailable), false for disallow all (unreachable).
+    pub fn allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// Why (`robots.txt unreachable (503)`).
+    pub fn reason(&self) -> &Reason {
+        &self.reason
+    }
+}
+
+/// What applies to a host that has an entry in the store.
+#[derive(Clone, Debug)]
+pub enum HostRules {
+    /// A robots.txt body, compiled.
+    Compiled(Arc<Entry>),
+    /// Allow all or disallow all.
+    All(Arc<AllRules>),
+}
+
+/// One host of a WARC or in-memory store: a body compiled on first use, or allow/disallow all.
+struct HeldHost {
+    /// The body of a 2xx capture (or an in-memory body).
+    body: Option<Vec<u8>>,
+    /// Allow all / disallow all, for the other outcomes.
+    all: Option<Arc<AllRules>>,
+    /// Available, unavailable or unreachable.
+    availability: Availability,
+}
+
+/// Where the store's files come from.
+enum Files {
+    /// One file for every host.
+    Single(Arc<Entry>),
+    /// `<host>.txt` files: host key (lower case, `host` or `host_port`) to path.
+    Dir(HashMap<String, PathBuf>),
+    /// Captures from WARC files: host key to outcome.
+    Warc(HashMap<String, HeldHost>),
+    /// Bodies given in memory: host key to body.
+    Bodies(HashMap<String, HeldHost>),
+}
+
+/// What reading WARC files found (see [`Store::from_warc`]).
+#[derive(Clone, Debug, Default)]
+pub struct WarcReport {
+    /// The files read.
+    pub files: usize,
+    /// Records of every kind, summed over the files.
+    pub counts: warc::Counts,
+    /// Hosts in the store.
+    pub hosts: usize,
+    /// Response captures whose `WARC-Target-URI` has no host (skipped).
+    pub no_host: Vec<warc::Capture>,
+}
+
+/// The robots store shared by all threads: a cheap handle, `Send + Sync`; clones share
+/// everything (compiled bodies, the host map, errors).
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    files: Files,
+    config: StoreConfig,
+    /// Host key to rules, for hosts that have a file and were seen so far (None: unreadable).
+    hosts: Mutex<HashMap<String, Option<HostRules>>>,
+    /// Body hash to entry, set by the first thread that needs it; a thread that needs a body
+    /// another is compiling waits for it instead of compiling it again.
+    bodies: Mutex<HashMap<BodyKey, Arc<OnceLock<Arc<Entry>>>>>,
+    /// Bodies compiled (equal to the distinct bodies: none is compiled twice).
+    compilations: AtomicUsize,
+    next_index: AtomicUsize,
+    /// Bytes of the distinct bodies compiled.
+    body_bytes: AtomicU64,
+    /// Files that could not be read (their hosts count as without one).
+    errors: Mutex<Vec<String>>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("agent", &self.inner.config.agent)
+            .field("files", &self.file_count())
+            .field("compiled", &self.compiled_count())
+            .finish()
+    }
+}
+
+impl Store {
+    fn with_files(files: Files, config: StoreConfig, next_index: usize, body_bytes: u64) -> Store {
+        Store {
+            inner: Arc::new(Inner {
+                files,
+                config,
+                hosts: Mutex::new(HashMap::new()),
+                bodies: Mutex::new(HashMap::new()),
+                compilations: AtomicUsize::new(usize::from(next_index > 0)),
+                next_index: AtomicUsize::new(next_index),
+                body_bytes: AtomicU64::new(body_bytes),
+                errors: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// Opens `path`: a robots.txt file for every host, or a directory of `<host>.txt` files
+    /// (also `<host>/robots.txt`; a port as `<host>_<port>.txt`). A missing or unreadable
+    /// path is an error naming it; a single file is read and compiled now, a directory's
+    /// files when their hosts are first seen.
+    pub fn open(path: &Path, config: StoreConfig) -> Result<Store, Error> {
+        let meta =
+            std::fs::metadata(path).map_err(|e| Error::new(ErrorKind::RobotsPath, path, e))?;
+        if meta.is_dir() {
+            let mut index = HashMap::new();
+            let list = |e| Error::new(ErrorKind::ListDir, path, e);
+            for entry in std::fs::read_dir(path).map_err(list)? {
+                let entry = entry.map_err(list)?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let p = entry.path();
+                if let Some(host) = name.strip_suffix(".txt") {
+                    if p.is_file() {
+                        index.insert(host.to_ascii_lowercase(), p);
+                    }
+                } else if p.join("robots.txt").is_file() {
+                    index.insert(name.to_ascii_lowercase(), p.join("robots.txt"));
+                }
+            }
+            Ok(Store::with_files(Files::Dir(index), config, 0, 0))
+        } else {
+            let body =
+                std::fs::read(path).map_err(|e| Error::new(ErrorKind::RobotsFile, path, e))?;
+            let entry = Arc::new(Entry {
+                matcher: config.compile(&body),
+                index: 0,
+            });
+            Ok(Store::with_files(
+                Files::Single(entry),
+                config,
+                1,
+                body.len() as u64,
+            ))
+        }
+    }
+
+    /// A store of bodies held in memory: host key (`example.com`, `example.com_8080`; compared
+    /// ignoring case) to robots.txt body. Each body is compiled when its host is first seen;
+    /// identical bodies once.
+    ///
+    /// ```
+    /// use robotsmatch_bulk::{Store, StoreConfig};
+    ///
+    /// let store = Store::from_bodies(
+    ///     [("shop.example", &b"User-agent: *\nDisallow: /cart\n"[..])],
+    ///     StoreConfig::new("Googlebot"),
+    /// );
+    /// assert_eq!(store.file_count(), 1);
+    /// ```
+    pub fn from_bodies<K, B>(bodies: impl IntoIterator<Item = (K, B)>, config: StoreConfig) -> Store
+    where
+        K: AsRef<str>,
+        B: Into<Vec<u8>>,
+    {
+        let map = bodies
+            .into_iter()
+            .map(|(host, body)| {
+                (
+                    host.as_ref().to_ascii_lowercase(),
+                    HeldHost {
+                        body: Some(body.into()),
+                        all: None,
+                        availability: Availability::Available,
+                    },
+                )
+            })
+            .collect();
+        Store::with_files(Files::Bodies(map), config, 0, 0)
+    }
+
+    /// A store of fetch outcomes, host key to the outcome of fetching its robots.txt (RFC 9309
+    /// status semantics: a 2xx body is compiled on first use, unavailable allows all,
+    /// unreachable disallows all).
+    pub fn from_outcomes<'a>(
+        hosts: impl IntoIterator<Item = (String, FetchOutcome<'a>)>,
+        config: StoreConfig,
+    ) -> Store {
+        let map = hosts
+            .into_iter()
+            .map(|(host, outcome)| {
+                // Only the status decides here: a 2xx body is parsed when its host is first
+                // met in the log, like a file of a directory store.
+                let reason = Reason::of(&outcome);
+                let availability = reason.availability();
+                let (body, all) = match (availability, &outcome) {
+                    (Availability::Available, FetchOutcome::Response { body, .. }) => {
+                        (Some(body.to_vec()), None)
+                    }
+                    _ => (
+                        None,
+                        Some(Arc::new(AllRules {
+                            allowed: availability == Availability::Unavailable,
+                            reason,
+                        })),
+                    ),
+                };
+                (
+                    host,
+                    HeldHost {
+                        body,
+                        all,
+                        availability,
+                    },
+                )
+            })
+            .collect();
+        Store::with_files(Files::Warc(map), config, 0, 0)
+    }
+
+    /// A store of the robots.txt captures in WARC files (see [`crate::warc`] for the format):
+    /// per host the most recent capture, redirects followed within the input. A file that
+    /// cannot be read is an error; a malformed record is passed to `on_problem` with its
+    /// file, skipped and counted, never fatal.
+    pub fn from_warc<P: AsRef<Path>>(
+        paths: &[P],
+        config: StoreConfig,
+        on_problem: &mut dyn FnMut(&Path, &warc::Problem),
+    ) -> Result<(Store, WarcReport), Error> {
+        let mut captures = Vec::new();
+        let mut report = WarcReport {
+            files: paths.len(),
+            ..WarcReport::default()
+        };
+        for path in paths {
+            let path = path.as_ref();
+            let data = std::fs::read(path).map_err(|e| Error::new(ErrorKind::WarcFile, path, e))?;
+            let c = warc::read(&data, &mut |c| captures.push(c), &mut |p| {
+                on_problem(path, &p)
+            });
+            report.counts.records += c.records;
+            report.counts.responses += c.responses;
+            report.counts.other += c.other;
+            report.counts.malformed += c.malformed;
+        }
+        let (hosts, no_host) = warc::resolve(captures);
+        report.hosts = hosts.len();
+        report.no_host = no_host;
+        let outcomes = hosts.iter().map(|h| {
+            let outcome = if h.too_many_redirects {
+                FetchOutcome::TooManyRedirects {
+                    redirects: h.redirects.clone(),
+                }
+            } else {
+                FetchOutcome::Response {
+                    status: h.capture.status,
+                    body: if h.dangling_redirect {
+                        &[]
+                    } else {
+                        &h.capture.body
+                    },
+                    redirects: h.redirects.clone(),
+                }
+            };
+            (h.host.clone(), outcome)
+        });
+        Ok((Store::from_outcomes(outcomes, config), report))
+    }
+
+    /// How bodies are compiled.
+    pub fn config(&self) -> &StoreConfig {
+        &self.inner.config
+    }
+
+    /// For a WARC store, the availability of a host key's robots.txt (`None`: no capture, or
+    /// not a WARC store).
+    pub fn availability(&self, key: &str) -> Option<Availability> {
+        match &self.inner.files {
+            Files::Warc(w) => w.get(key).map(|h| h.availability),
+            _ => None,
+        }
+    }
+
+    /// For a WARC store, how many hosts are available, unavailable, unreachable (`None` for
+    /// other stores).
+    pub fn availability_counts(&self) -> Option<[usize; 3]> {
+        let Files::Warc(w) = &self.inner.files else {
+            return None;
+        };
+        let mut n = [0; 3];
+        for h in w.values() {
+            n[h.availability as usize] += 1;
+        }
+        Some(n)
+    }
+
+    /// True when the profile always allows `/robots.txt`.
+    pub fn robots_txt_allowed(&self) -> bool {
+        self.inner.config.builder.get_profile().robots_txt_allowed
+    }
+
+    /// The number of host files in a directory store (1 for a single file; hosts captured in a
+    /// WARC store; hosts given to [`Store::from_bodies`]).
+    pub fn file_count(&self) -> usize {
+        match &self.inner.files {
+            Files::Single(_) => 1,
+            Files::Dir(d) => d.len(),
+            Files::Warc(w) | Files::Bodies(w) => w.len(),
+        }
+    }
+
+    /// The number of distinct bodies compiled so far.
+    pub fn compiled_count(&self) -> usize {
+        match &self.inner.files {
+            Files::Single(_) => 1,
+            _ => self
+                .inner
+                .bodies
+                .lock()
+                .map(|b| b.values().filter(|e| e.get().is_some()).count())
+                .unwrap_or(0),
+        }
+    }
+
+    /// How many times a body was compiled: [`Store::compiled_count`], as no body is compiled
+    /// twice even when several threads meet it at once.
+    pub fn compilations(&self) -> usize {
+        self.inner.compilations.load(Ordering::Relaxed)
+    }
+
+    /// The bytes of the distinct bodies compiled so far.
+    pub fn body_bytes(&self) -> u64 {
+        self.inner.body_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Heap memory of the compiled matchers (not counting per-thread caches).
+    pub fn compiled_memory(&self) -> usize {
+        match &self.inner.files {
+            Files::Single(e) => e.matcher.memory_usage(),
+            _ => self
+                .inner
+                .bodies
+                .lock()
+                .map(|b| {
+                    b.values()
+                        .filter_map(|e| e.get())
+                        .map(|e| e.matcher.memory_usage())
+                        .sum()
+                })
+                .unwrap_or(0),
+        }
+    }
+
+    /// Files that could not be read, one message each (their hosts were treated as having no
+    /// robots.txt).
+    pub fn errors(&self) -> Vec<String> {
+        self.inner
+            .errors
+            .lock()
+            .map(|e| e.clone())
+            .unwrap_or_default()
+    }
+
+    /// The rules for a host key (lower case, with `_port` for a non-default port), loading and
+    /// compiling them on first use; for a URL on its scheme's default port (`default_port`),
+    /// `<host>_<port>` is tried after `<host>`. `None`: the host has no robots.txt.
+    pub fn rules_for(&self, host: &[u8], default_port: Option<u16>) -> Option<HostRules> {
+        let key = String::from_utf8_lossy(host);
+        if let Some(e) = self.load(&key) {
+            return Some(e);
+        }
+        let port = default_port?;
+        self.load(&format!("{key}_{port}"))
+    }
+
+    /// The entry for a host key, loading and compiling it on first use.
+    fn load(&self, key: &str) -> Option<HostRules> {
+        let inner = &*self.inner;
+        let dir = match &inner.files {
+            Files::Single(e) => return Some(HostRules::Compiled(e.clone())),
+            Files::Dir(d) => d,
+            Files::Warc(held) | Files::Bodies(held) => {
+                let host = held.get(key)?;
+                if let Some(all) = &host.all {
+                    return Some(HostRules::All(all.clone()));
+                }
+                if let Some(e) = inner.hosts.lock().ok()?.get(key) {
+                    return e.clone();
+                }
+                let entry = HostRules::Compiled(self.entry_for(host.body.as_deref()?));
+                if let Ok(mut hosts) = inner.hosts.lock() {
+                    hosts.insert(key.to_string(), Some(entry.clone()));
+                }
+                return Some(entry);
+            }
+        };
+        let path = dir.get(key)?;
+        if let Some(e) = inner.hosts.lock().ok()?.get(key) {
+            return e.clone();
+        }
+        let entry = match std::fs::read(path) {
+            Ok(body) => Some(HostRules::Compiled(self.entry_for(&body))),
+            Err(e) => {
+                if let Ok(mut errs) = inner.errors.lock() {
+                    errs.push(format!(
+                        "cannot read robots.txt file '{}': {e}",
+                        path.display()
+                    ));
+                }
+                None
+            }
+        };
+        if let Ok(mut hosts) = inner.hosts.lock() {
+            hosts.insert(key.to_string(), entry.clone());
+        }
+        entry
+    }
+
+    fn entry_for(&self, body: &[u8]) -> Arc<Entry> {
+        let inner = &*self.inner;
+        let key = body_key(body);
+        let cell = match inner.bodies.lock() {
+            Ok(mut bodies) => bodies.entry(key).or_default().clone(),
+            Err(_) => Arc::new(OnceLock::new()),
+        };
+        // Compiled outside the map's lock: other bodies are looked up and compiled meanwhile;
+        // a thread that needs this body waits here for it.
+        cell.get_or_init(|| {
+            let matcher = inner.config.compile(body);
+            inner.compilations.fetch_add(1, Ordering::Relaxed);
+            inner
+                .body_bytes
+                .fetch_add(body.len() as u64, Ordering::Relaxed);
+            Arc::new(Entry {
+                matcher,
+                index: inner.next_index.fetch_add(1, Ordering::Relaxed),
+            })
+        })
+        .clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies_store_compiles_identical_bodies_once_and_falls_back_to_the_default_port() {
+        let body = &b"User-agent: *\nDisallow: /cart\n"[..];
+        let store = Store::from_bodies(
+            [
+                ("Shop.example", body),
+                ("other.example", body),
+                ("port.example_443", &b"User-agent: *\nDisallow: /\n"[..]),
+            ],
+            StoreConfig::new("Googlebot"),
+        );
+        assert_eq!(store.file_count(), 3);
+        let a = store.rules_for(b"shop.example", Some(443));
+        let b = store.rules_for(b"other.example", None);
+        match (a, b) {
+            (Some(HostRules::Compiled(a)), Some(HostRules::Compiled(b))) => {
+                assert!(Arc::ptr_eq(&a, &b));
+                assert!(!a.matcher().decide("/cart").is_allowed());
+            }
+            _ => panic!("both hosts have a body"),
+        }
+        assert_eq!(store.compiled_count(), 1);
+        assert_eq!(store.body_bytes(), body.len() as u64);
+        assert!(store.rules_for(b"port.example", Some(80)).is_none());
+        assert!(store.rules_for(b"port.example", Some(443)).is_some());
+        assert!(store.rules_for(b"none.example", Some(443)).is_none());
+        assert_eq!(store.compiled_count(), 2);
+    }
+
+    /// Threads that meet the same body at once compile it once: the others wait for it.
+    #[test]
+    fn a_body_met_by_many_threads_at_once_is_compiled_once() {
+        let body = "User-agent: *\nDisallow: /a*b*c*d$\nDisallow: /e*f\n".repeat(50);
+        let hosts: Vec<(String, String)> =
+            (0..64).map(|i| (format!("h{i}"), body.clone())).collect();
+        for _ in 0..20 {
+            let store = Store::from_bodies(hosts.clone(), StoreConfig::new("x"));
+            let barrier = std::sync::Barrier::new(8);
+            std::thread::scope(|scope| {
+                for t in 0..8 {
+                    let (store, barrier) = (&store, &barrier);
+                    scope.spawn(move || {
+                        barrier.wait();
+                        assert!(store.rules_for(format!("h{t}").as_bytes(), None).is_some());
+                    });
+                }
+            });
+            assert_eq!((store.compiled_count(), store.compilations()), (1, 1));
+        }
+    }
+
+    #[test]
+    fn missing_path_is_an_error_naming_it() {
+        let e = Store::open(Path::new("no/such/store"), StoreConfig::new("x"))
+            .err()
+            .map(|e| (e.to_string(), e.io_kind()));
+        assert_eq!(
+            e,
+            Some((
+                "cannot read robots path 'no/such/store'".to_string(),
+                std::io::ErrorKind::NotFound
+            ))
+        );
+    }
+
+    #[test]
+    fn store_is_send_sync_and_cheap_to_clone() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Store>();
+        send_sync::<HostRules>();
+        let s = Store::from_bodies(
+            [("a", "User-agent: *\nDisallow: /\n")],
+            StoreConfig::new("x"),
+        );
+        let t = s.clone();
+        assert!(t.rules_for(b"a", None).is_some());
+        assert_eq!(s.compiled_count(), 1, "clones share compiled bodies");
+    }
+}
