@@ -306,15 +306,16 @@ pub struct Matcher {
     /// built from.
     patterns: PatternSet,
     config: CompileConfig,
-    /// The hot engine, once built.
-    hot: OnceLock<HotEngine>,
+    /// The hot engine, once built (boxed: a matcher that stays cold, as most do, keeps only
+    /// the pointer's room).
+    hot: OnceLock<Box<HotEngine>>,
     /// Cold work done so far (in the units of `PatternSet::fold`).
     work: AtomicU64,
     /// Cold work after which the hot engine is built (`u64::MAX`: never).
     threshold: u64,
     /// Set by the one thread that builds the hot engine.
     building: AtomicBool,
-    reference: OnceLock<Reference>,
+    reference: OnceLock<Box<Reference>>,
 }
 
 /// The hot engine and, when it is a lazy DFA, the pool of caches for [`Matcher::decide`].
@@ -506,7 +507,7 @@ impl Matcher {
             Pool::new(Box::new(move || dfa.create_cache()) as CacheMaker)
         });
         // Only this thread sets it (guarded by `building`).
-        let _ = self.hot.set(HotEngine { hot, pool });
+        let _ = self.hot.set(Box::new(HotEngine { hot, pool }));
     }
 
     /// The engine of the cold tier.
@@ -583,13 +584,13 @@ impl Matcher {
     /// The reference matcher over the same rules (built on first use).
     pub fn reference(&self) -> &Reference {
         self.reference.get_or_init(|| {
-            Reference::new(
+            Box::new(Reference::new(
                 (0..self.patterns.rule_count()).map(|i| {
                     let r = self.patterns.rule(i);
                     (r.kind(), r.pattern())
                 }),
                 self.profile,
-            )
+            ))
         })
     }
 
