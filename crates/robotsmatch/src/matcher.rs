@@ -671,7 +671,11 @@ impl Matcher {
     /// Heap memory of the rules, their compact form and the hot engine if built, in bytes
     /// (not counting per-thread caches).
     pub fn memory_usage(&self) -> usize {
-        self.patterns.memory_usage() + self.hot.get().map_or(0, |h| h.hot.memory_usage())
+        self.patterns.memory_usage()
+            + self
+                .hot
+                .get()
+                .map_or(0, |h| std::mem::size_of::<HotEngine>() + h.hot.memory_usage())
     }
 
     /// The number of patterns (rules that need matching, and the `/dir/$` patterns that
