@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use robotsmatch::cache::{body_key, BodyKey};
 use robotsmatch::fetch::{Availability, Outcome as FetchOutcome, Reason};
-use robotsmatch::{Agent, Matcher, MatcherBuilder, ParseConfig, Robots};
+use robotsmatch::{Agent, Matcher, MatcherBuilder, ParseConfig};
 
 use crate::error::{Error, ErrorKind};
 use crate::warc;
@@ -80,8 +80,11 @@ impl StoreConfig {
     }
 
     fn compile(&self, body: &[u8]) -> Matcher {
+        // PERF: only the crawler's groups are read (no `Robots` for the whole file).
         self.builder
-            .build(&Robots::parse_with(body, &self.parse), self.agent.clone())
+            .clone()
+            .parse_config(self.parse.clone())
+            .build_from_bytes(body, self.agent.clone())
     }
 }
 

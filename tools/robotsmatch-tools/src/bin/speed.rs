@@ -49,11 +49,12 @@ fn main() -> anyhow::Result<()> {
     }
     let mean_len = urls.iter().map(|u| u.len()).sum::<usize>() as f64 / urls.len() as f64;
     println!(
-        "{} URLs (mean {:.0} bytes), {} allowed; engine {}; compile {:.1?}; memory {} + cache {} bytes; best of {rounds}: {:.1} ns/URL, {:.2} M URLs/s",
+        "{} URLs (mean {:.0} bytes), {} allowed; engine {} ({:?} patterns, wildcards); compile {:.1?}; memory {} + cache {} bytes; best of {rounds}: {:.1} ns/URL, {:.2} M URLs/s",
         urls.len(),
         mean_len,
         allowed,
         m.engine().as_str(),
+        m.pattern_counts(),
         compile,
         m.memory_usage(),
         cache.memory_usage(),
