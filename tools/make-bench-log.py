@@ -6,6 +6,10 @@ robots store (so that the whole store gets compiled), shuffled, and repeated (re
 time) until the log is at least --size bytes.
 
 Usage: python3 tools/make-bench-log.py [--corpora ../shared/corpora] [--size 1G] OUT
+       python3 tools/make-bench-log.py [--corpora ../shared/corpora] --one-per-host OUT
+
+With --one-per-host, the log is one URL for every host of the robots store, shuffled, once: the
+job where every robots.txt is met once (a crawler's first visit to each host).
 """
 
 import argparse
@@ -23,8 +27,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpora", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpora"))
     ap.add_argument("--size", default="1G")
+    ap.add_argument("--one-per-host", action="store_true")
     ap.add_argument("out")
     a = ap.parse_args()
+    if a.one_per_host:
+        hosts = sorted(n[:-4] for n in os.listdir(os.path.join(a.corpora, "robots")) if n.endswith(".txt"))
+        random.Random(9309).shuffle(hosts)
+        with open(a.out, "wb") as out:
+            for h in hosts:
+                out.write(b"https://" + h.replace("_", ":").encode() + b"/index.html?from=robotsmatch-bench\n")
+        print(f"{a.out}: {len(hosts)} URLs, one per host")
+        return
     urls = []
     for name in sorted(os.listdir(os.path.join(a.corpora, "urls"))):
         if name.startswith("reddit-") and name.endswith(".txt.gz"):
