@@ -1,15 +1,21 @@
-//! Selective parsing: from the bytes of a robots.txt straight to the rules one crawler obeys,
+//! Selective parsing: from the bytes of a robots.txt straight to what one crawler obeys,
 //! without building a [`Robots`](crate::Robots).
 //!
-//! [`Matcher::from_bytes`](crate::Matcher::from_bytes) (a crawler that fetched one file and has
-//! a URL to check; a bulk job meeting a host for the first time) needs only the groups that
-//! apply to one crawler. This reads the file once, line by line exactly as the parser does
-//! (the same line ends, limits, comment and key rules, through the parser's own functions),
-//! and keeps only the rules of groups that name one of the crawler's tokens or `*`, as
-//! borrowed slices: no allocation per line, no strings for `user-agent` values, no warnings.
-//! The choice among those groups is [`agent::select`](crate::agent::select)'s. Tests check
-//! that both ways give the same rules and selection on every sample file and on random
-//! input.
+//! A crawler that fetched one file and has a few URLs to check, or a bulk job meeting a host
+//! for the first time, needs only the groups that apply to one crawler. Both functions here
+//! read the file once, line by line exactly as the parser does (the same line ends, limits,
+//! comment and key rules, through the parser's own functions), and look only at the rules of
+//! groups that name one of the crawler's tokens or `*`; no allocation per line, no strings
+//! for `user-agent` values, no warnings. The choice among those groups is
+//! [`agent::select`](crate::agent::select)'s.
+//!
+//! - [`scan`] puts those rules into the compact form a [`Matcher`](crate::Matcher) starts
+//!   from ([`Matcher::from_bytes`](crate::Matcher::from_bytes)).
+//! - [`decide_once`] keeps nothing but the best match of each kind per class of groups while
+//!   it reads, and decides one path ([`Matcher::decide_once`](crate::Matcher::decide_once)).
+//!
+//! Tests check both against the full parse and the matcher on every sample file, on random
+//! files, on the conformance cases and on the corpus.
 #![forbid(unsafe_code)]
 
 use crate::agent::{Agent, Selection, SelectionKind};
