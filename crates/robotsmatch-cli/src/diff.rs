@@ -130,7 +130,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         let (oc, nc) = &mut *guard;
         diff_chunk(chunk, format, &old, &new, oc, nc, tsv, examples)
     };
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout());
+    let mut out = output::Escape::new(std::io::BufWriter::with_capacity(
+        1 << 20,
+        std::io::stdout(),
+    ));
     let mut totals = Stats::default();
     let sink = |r: ChunkOut, _bytes: u64| -> std::io::Result<()> {
         out.write_all(&r.tsv)?;
@@ -141,7 +144,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     out.flush()?;
     drop(out);
     if !tsv {
-        let mut o = output::stdout();
+        let mut o = output::text_stdout();
         write_text(&mut o, &args, &old, &new, &totals)?;
         o.flush()?;
     }

@@ -79,7 +79,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("robotsmatch: {err:#}");
+            eprintln!("robotsmatch: {}", output::escape_str(&format!("{err:#}")));
             ExitCode::from(2)
         }
     }
