@@ -468,7 +468,7 @@ fn corpus_dir(value: &std::ffi::OsStr) -> PathBuf {
     let dir = if given.is_absolute() {
         given.clone()
     } else {
-        root().join(&given)
+        workspace().join(&given)
     };
     for sub in ["robots", "urls"] {
         let path = dir.join(sub);
@@ -477,10 +477,15 @@ fn corpus_dir(value: &std::ffi::OsStr) -> PathBuf {
             "ROBOTSMATCH_CORPUS={}: no folder {} (a relative path is read from the workspace root {})",
             given.display(),
             path.display(),
-            root().display()
+            workspace().display()
         );
     }
     dir
+}
+
+/// The workspace root, without the `..` of [`root`] (for messages).
+fn workspace() -> PathBuf {
+    root().canonicalize().unwrap_or_else(|_| root())
 }
 
 #[test]
@@ -493,7 +498,7 @@ fn issue17_relative_corpus_is_read_from_the_workspace_root() {
         .err()
         .and_then(|e| e.downcast_ref::<String>().cloned())
         .expect("a panic naming the missing folder");
-    let expected = root().join("corpora/sample").join("urls");
+    let expected = workspace().join("corpora/sample").join("urls");
     assert!(
         message.contains(&format!("no folder {}", expected.display())),
         "{message}"
@@ -503,14 +508,14 @@ fn issue17_relative_corpus_is_read_from_the_workspace_root() {
         "{message}"
     );
     // A corpus laid out as the real one, given relative to the root, is found.
-    std::fs::create_dir_all(root().join("target")).unwrap();
-    let tmp = tempfile::tempdir_in(root().join("target")).unwrap();
+    std::fs::create_dir_all(workspace().join("target")).unwrap();
+    let tmp = tempfile::tempdir_in(workspace().join("target")).unwrap();
     std::fs::create_dir_all(tmp.path().join("robots")).unwrap();
     std::fs::create_dir_all(tmp.path().join("urls")).unwrap();
-    let relative = tmp.path().strip_prefix(root()).unwrap();
+    let relative = tmp.path().strip_prefix(workspace()).unwrap();
     assert_eq!(
         corpus_dir(relative.as_os_str()),
-        root().join(relative),
+        workspace().join(relative),
         "resolved from the root"
     );
 }
