@@ -246,3 +246,19 @@ fn issue16_half_sent_requests_are_closed_and_connections_capped() {
     let (status, page) = http(&addr, "GET", "/", "");
     assert_eq!(status, 200, "{page}");
 }
+
+#[test]
+fn issue16_an_idle_kept_alive_connection_is_closed() {
+    let (_server, addr) = start(&["--header-timeout", "1"]);
+    let mut s = TcpStream::connect(&addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // One whole request, kept alive; then nothing.
+    write!(s, "GET /app.css HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut reply = Vec::new();
+    let closed = s.read_to_end(&mut reply).is_ok();
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+    // read_to_end returned: the server closed the idle connection (before the 10 s read
+    // timeout of this client).
+    assert!(closed, "the idle connection is still open");
+}

@@ -146,11 +146,17 @@ impl Activity {
     /// Completes once the connection has been idle for `idle` with no request in progress.
     async fn idle_for(&self, idle: Duration) {
         loop {
+            let now = Instant::now();
             let due = self.last() + idle;
-            if Instant::now() >= due && self.in_flight.load(Ordering::Relaxed) == 0 {
+            let wake = if self.in_flight.load(Ordering::Relaxed) > 0 {
+                // A request is being worked on: look again later (its end counts as activity).
+                now + idle
+            } else if now >= due {
                 return;
-            }
-            tokio::time::sleep_until(due.max(Instant::now() + Duration::from_millis(10))).await;
+            } else {
+                due
+            };
+            tokio::time::sleep_until(wake).await;
         }
     }
 }
