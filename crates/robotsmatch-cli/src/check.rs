@@ -69,12 +69,54 @@ impl From<Format> for crate::matrix::Format {
     }
 }
 
-/// Rejects `--agent all` where one crawler is needed (only `check` takes `all`).
+/// Rejects an empty `--agent` (as the web tester's API does), and `--agent all` where one
+/// crawler is needed (only `check` takes `all`).
 pub fn single_agent(name: &str) -> anyhow::Result<()> {
+    agent_given(name)?;
     if name.trim().eq_ignore_ascii_case("all") {
         bail!("--agent all is accepted by check only; name one crawler (see robotsmatch crawlers)");
     }
     Ok(())
+}
+
+/// Rejects an empty `--agent` (issue 16: the command line and the API agree).
+pub fn agent_given(name: &str) -> anyhow::Result<()> {
+    if let Err(e) = robotsmatch::agent::check_name(name) {
+        bail!("--agent {e}");
+    }
+    Ok(())
+}
+
+/// A warning for a URL argument that is neither `scheme://host...` nor a path starting with
+/// `/`, and that Google's reading decides as the path `/` (`cart`, `not a url`, an empty
+/// argument): the verdict stays Google's, but the user probably meant something else.
+pub fn not_a_url_warning(url: &str) -> Option<String> {
+    let parts = robotsmatch::url::split(url.as_bytes());
+    if url.trim_start().starts_with('/')
+        || parts.host().is_some()
+        || parts.canonical_path().as_ref() != b"/"
+    {
+        return None;
+    }
+    Some(format!(
+        "robotsmatch: warning: '{url}' is neither a URL (scheme://host/path) nor a path starting with '/': it is decided as the path '/', as Google's library reads it"
+    ))
+}
+
+/// With `--fetch`: a warning for an absolute URL of another origin (scheme, host, port) than
+/// the fetched robots.txt, which is decided against that file anyway (RFC 9309: a robots.txt
+/// applies to its own origin only).
+fn other_origin_warning(report: &crate::fetch::Report, url: &str) -> Option<String> {
+    use robotsmatch::cache::Origin;
+    let fetched = Origin::from_url(&report.robots_url)?;
+    let other = Origin::from_url(url)?;
+    (other != fetched).then(|| {
+        format!(
+            "robotsmatch: warning: '{url}' is not on the origin of the fetched file ({}): it is decided against that file anyway; fetch its own robots.txt ({}) to decide it",
+            report.robots_url,
+            other.robots_url()
+        )
+    })
 }
 
 /// Parses a `--profile` value.
@@ -104,6 +146,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
         .split(',')
         .map(parse_profile)
         .collect::<anyhow::Result<Vec<Profile>>>()?;
+    agent_given(&args.agent)?;
     let parse = args.limits.parse_config();
     let file_robots = match &args.robots {
         Some(path) => Some(Robots::parse_with(&read_robots(path)?, &parse)),
@@ -121,15 +164,25 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
             if args.urls.is_empty() {
                 args.urls.push(url.clone());
             }
+            for other in &args.urls {
+                if let Some(w) = other_origin_warning(&report, other) {
+                    eprintln!("{}", output::escape_str(&w));
+                }
+            }
             if args.format == Format::Text {
-                println!("{}", report.text(&parse));
+                println!("{}", output::escape_str(&report.text(&parse)));
             } else if args.format == Format::Tsv {
-                eprint!("{}", report.text(&parse));
+                eprint!("{}", output::escape_str(&report.text(&parse)));
             }
             Some(report)
         }
         _ => None,
     };
+    for url in &args.urls {
+        if let Some(w) = not_a_url_warning(url) {
+            eprintln!("{}", output::escape_str(&w));
+        }
+    }
     let fetch = report.as_ref();
     let (robots, label) = match (&file_robots, fetch, &args.robots) {
         (Some(r), _, Some(path)) => (Some(r), path.clone()),
@@ -146,7 +199,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
     if args.agent.eq_ignore_ascii_case("all") || profiles.len() > 1 {
         if let (Some(report), Format::Json) = (fetch, args.format) {
             // The matrix document has no place for it: the fetch status goes to stderr.
-            eprint!("{}", report.text(&parse));
+            eprint!("{}", output::escape_str(&report.text(&parse)));
         }
         return crate::matrix::run(
             &label,
@@ -163,7 +216,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
         .limits
         .builder(profile, 1 << 20)
         .build(robots, catalog::agent_for(&args.agent));
-    let mut out = output::stdout();
+    let mut out = output::stdout_for(args.format == Format::Json);
     match args.format {
         Format::Tsv => {
             for url in &args.urls {
@@ -359,7 +412,7 @@ fn write_all_or_nothing(
         vec![args.agent.clone()]
     };
     let reason = report.fetched.reason();
-    let mut out = output::stdout();
+    let mut out = output::stdout_for(args.format == Format::Json);
     let mut results = Vec::new();
     for agent in &agents {
         for &profile in profiles {

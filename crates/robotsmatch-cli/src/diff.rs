@@ -123,7 +123,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     };
     let tsv = args.format == Format::Tsv;
     let examples = args.examples;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    let mut out = output::Escape::new(std::io::BufWriter::with_capacity(
+        1 << 20,
+        std::io::stdout().lock(),
+    ));
     let mut totals = Stats::default();
     let finished = reader::run(
         &logs,
@@ -140,7 +143,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     out.flush()?;
     drop(out);
     if !tsv {
-        let mut o = output::stdout();
+        let mut o = output::text_stdout();
         write_text(&mut o, &args, &old, &new, &totals)?;
         o.flush()?;
     }

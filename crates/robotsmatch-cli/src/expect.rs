@@ -55,6 +55,9 @@ struct Outcome {
 /// Runs `test`; returns the exit code.
 pub fn run(args: TestArgs) -> anyhow::Result<u8> {
     let profile = crate::check::parse_profile(&args.profile)?;
+    if let Some(agent) = &args.agent {
+        crate::check::agent_given(agent)?;
+    }
     let body = crate::check::read_robots(&args.robots)?;
     let name = args.expectations.display().to_string();
     let text = std::fs::read(&args.expectations)
@@ -80,7 +83,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<u8> {
         .collect();
     let failed = outcomes.iter().filter(|o| !o.passed).count();
     let passed = outcomes.len() - failed;
-    let mut out = output::stdout();
+    let mut out = output::text_stdout();
     match args.format {
         Format::Text => {
             for (e, o) in expectations.iter().zip(&outcomes) {

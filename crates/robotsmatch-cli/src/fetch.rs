@@ -37,6 +37,8 @@ pub struct Report {
     pub bytes: usize,
     /// The rules and why.
     pub fetched: FetchedRobots,
+    /// What the reason alone does not say: a redirect that was not followed, and why.
+    pub note: Option<String>,
 }
 
 /// The robots.txt URL of `url`'s origin; an error for anything but an absolute http(s) URL.
@@ -88,26 +90,49 @@ pub fn fetch(url: &str, timeout: Duration, parse: &ParseConfig) -> anyhow::Resul
             }
         };
         let status = response.status().as_u16();
+        let mut note = None;
         if (300..400).contains(&status) {
-            let next = response
-                .headers()
-                .get("location")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|l| resolve_location(&current, l));
-            if let Some(next) = next {
-                redirects.push(std::mem::replace(&mut current, next));
-                if redirects.len() > MAX_REDIRECTS {
-                    let outcome = Outcome::TooManyRedirects { redirects };
-                    return Ok(report(
-                        robots_url,
-                        current,
-                        Some(status),
-                        &outcome,
-                        0,
-                        parse,
-                    ));
+            let location = response.headers().get("location");
+            match location.map(|v| v.to_str()) {
+                Some(Ok(l)) => match resolve_location(&current, l) {
+                    Some(next) if is_http(&next) => {
+                        redirects.push(std::mem::replace(&mut current, next));
+                        if redirects.len() > MAX_REDIRECTS {
+                            let outcome = Outcome::TooManyRedirects { redirects };
+                            return Ok(report(
+                                robots_url,
+                                current,
+                                Some(status),
+                                &outcome,
+                                0,
+                                parse,
+                            ));
+                        }
+                        continue;
+                    }
+                    Some(next) => {
+                        note = Some(format!(
+                        "the redirect to '{next}' was not followed: only http and https URLs are"
+                    ))
+                    }
+                    None => {
+                        note = Some(format!(
+                            "the redirect was not followed: its Location '{l}' is not a URL"
+                        ))
+                    }
+                },
+                Some(Err(_)) => {
+                    note = Some(
+                        "the redirect was not followed: its Location header is not ASCII text"
+                            .to_string(),
+                    )
                 }
-                continue;
+                None => {
+                    note = Some(
+                        "the redirect was not followed: the response has no Location header"
+                            .to_string(),
+                    )
+                }
             }
         }
         let mut body = Vec::new();
@@ -124,21 +149,46 @@ pub fn fetch(url: &str, timeout: Duration, parse: &ParseConfig) -> anyhow::Resul
                 body: &body,
                 redirects,
             },
+            Err(e) if is_timeout(&e) => Outcome::NetworkError {
+                message: format!(
+                    "timed out after {} s while reading the body of the {status} response, {} bytes in",
+                    timeout.as_secs_f64(),
+                    body.len()
+                ),
+                redirects,
+            },
             Err(e) => Outcome::NetworkError {
-                message: format!("network error while reading the body: {e}"),
+                message: format!(
+                    "network error while reading the body of the {status} response, {} bytes in: {e}",
+                    body.len()
+                ),
                 redirects,
             },
         };
         let n = body.len();
-        return Ok(report(
-            robots_url,
-            current,
-            Some(status),
-            &outcome,
-            n,
-            parse,
-        ));
+        let mut report = report(robots_url, current, Some(status), &outcome, n, parse);
+        report.note = note;
+        return Ok(report);
     }
+}
+
+/// True for an absolute http or https URL: the only redirects followed.
+#[cfg(feature = "fetch")]
+fn is_http(url: &str) -> bool {
+    Origin::from_url(url).is_some_and(|o| o.scheme() == "http" || o.scheme() == "https")
+}
+
+/// True when a body read failed on a time limit (ureq wraps its own timeout in the I/O
+/// error, whose text is only `timeout: global`).
+#[cfg(feature = "fetch")]
+fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+    ) || e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+        .is_some_and(|u| matches!(u, ureq::Error::Timeout(_)))
 }
 
 /// Without the `fetch` feature: an error that says so.
@@ -165,6 +215,7 @@ fn report(
         status,
         bytes,
         fetched: FetchedRobots::from_outcome(outcome, parse),
+        note: None,
     }
 }
 
@@ -195,6 +246,9 @@ impl Report {
             s.push_str(&format!("  bytes:     {}\n", self.bytes));
         }
         s.push_str(&format!("  reason:    {}\n", f.reason()));
+        if let Some(note) = &self.note {
+            s.push_str(&format!("  note:      {note}\n"));
+        }
         s
     }
 
@@ -210,6 +264,7 @@ impl Report {
             "truncated": f.is_truncated(),
             "availability": f.availability().as_str(),
             "reason": f.reason().to_string(),
+            "note": self.note,
         })
     }
 }

@@ -39,7 +39,7 @@ pub fn run(args: LintArgs) -> anyhow::Result<u8> {
         .count();
     let warnings = findings.len() - errors;
     let name = args.file.display().to_string();
-    let mut out = output::stdout();
+    let mut out = output::stdout_for(args.format == Format::Json);
     match args.format {
         Format::Text => {
             for f in &findings {

@@ -71,7 +71,7 @@ pub fn run(
         .collect();
     let several = profiles.len() > 1;
     let width = agents.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-    let mut out = output::stdout();
+    let mut out = output::stdout_for(format == Format::Json);
     let mut json_results = Vec::new();
     for url in urls {
         if format == Format::Text {

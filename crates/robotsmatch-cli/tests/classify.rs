@@ -460,16 +460,78 @@ fn classify_mmap_and_read_agree() {
     assert_eq!(out(&a).lines().count(), 5000);
 }
 
+/// The corpus named by `ROBOTSMATCH_CORPUS`: a relative path is read from the workspace root
+/// (where the README's commands run), not from this crate's folder, where `cargo test` runs
+/// the test; a missing `robots` or `urls` folder is named in the panic (issue 17.1).
+fn corpus_dir(value: &std::ffi::OsStr) -> PathBuf {
+    let given = PathBuf::from(value);
+    let dir = if given.is_absolute() {
+        given.clone()
+    } else {
+        workspace().join(&given)
+    };
+    for sub in ["robots", "urls"] {
+        let path = dir.join(sub);
+        assert!(
+            path.is_dir(),
+            "ROBOTSMATCH_CORPUS={}: no folder {} (a relative path is read from the workspace root {})",
+            given.display(),
+            path.display(),
+            workspace().display()
+        );
+    }
+    dir
+}
+
+/// The workspace root, without the `..` of [`root`] (for messages).
+fn workspace() -> PathBuf {
+    root().canonicalize().unwrap_or_else(|_| root())
+}
+
+#[test]
+fn issue17_relative_corpus_is_read_from_the_workspace_root() {
+    // `corpora` is relative to the root, not to crates/robotsmatch-cli where the test runs.
+    let dir = std::panic::catch_unwind(|| corpus_dir(std::ffi::OsStr::new("corpora/sample")));
+    // corpora/sample has robots/ but its URLs are one file, not a urls/ folder: the panic
+    // names the missing folder, resolved from the root.
+    let message = dir
+        .err()
+        .and_then(|e| e.downcast_ref::<String>().cloned())
+        .expect("a panic naming the missing folder");
+    let expected = workspace().join("corpora/sample").join("urls");
+    assert!(
+        message.contains(&format!("no folder {}", expected.display())),
+        "{message}"
+    );
+    assert!(
+        message.starts_with("ROBOTSMATCH_CORPUS=corpora/sample:"),
+        "{message}"
+    );
+    // A corpus laid out as the real one, given relative to the root, is found.
+    std::fs::create_dir_all(workspace().join("target")).unwrap();
+    let tmp = tempfile::tempdir_in(workspace().join("target")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("robots")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("urls")).unwrap();
+    let relative = tmp.path().strip_prefix(workspace()).unwrap();
+    assert_eq!(
+        corpus_dir(relative.as_os_str()),
+        workspace().join(relative),
+        "resolved from the root"
+    );
+}
+
 /// Every verdict of `classify` over real URLs equals the library's, one URL at a time: the
 /// sample in `corpora/sample` by default, the whole corpus with
-/// `ROBOTSMATCH_CORPUS=../shared/corpora cargo test --release -p robotsmatch-cli --test classify real_`.
+/// `ROBOTSMATCH_CORPUS=../shared/corpora cargo test --release -p robotsmatch-cli --test classify real_`
+/// (a relative path is read from the workspace root).
 #[test]
 fn real_urls_agree_with_one_url_at_a_time() {
     let (robots_dir, logs) = match std::env::var_os("ROBOTSMATCH_CORPUS") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            let mut logs: Vec<PathBuf> = std::fs::read_dir(dir.join("urls"))
-                .unwrap()
+        Some(value) => {
+            let dir = corpus_dir(&value);
+            let urls = dir.join("urls");
+            let mut logs: Vec<PathBuf> = std::fs::read_dir(&urls)
+                .unwrap_or_else(|e| panic!("cannot list {}: {e}", urls.display()))
                 .map(|e| e.unwrap().path())
                 .filter(|p| p.to_string_lossy().ends_with(".txt.gz"))
                 .collect();

@@ -15,6 +15,9 @@ struct Reply {
     headers: Vec<(String, String)>,
     body: Vec<u8>,
     delay: Duration,
+    /// Send this many bytes of the body, then wait `delay` before the rest (instead of
+    /// waiting before the answer).
+    stall_after: Option<usize>,
 }
 
 fn reply(status: u16, body: &[u8]) -> Reply {
@@ -23,6 +26,7 @@ fn reply(status: u16, body: &[u8]) -> Reply {
         headers: Vec::new(),
         body: body.to_vec(),
         delay: Duration::ZERO,
+        stall_after: None,
     }
 }
 
@@ -69,7 +73,9 @@ fn answer(
     let path = request.split(' ').nth(1).unwrap_or("").to_string();
     log.lock().expect("log").push(format!("{path} {agent}"));
     let r = route(&path);
-    std::thread::sleep(r.delay);
+    if r.stall_after.is_none() {
+        std::thread::sleep(r.delay);
+    }
     let mut out = stream;
     write!(
         out,
@@ -81,7 +87,14 @@ fn answer(
         write!(out, "{k}: {v}\r\n")?;
     }
     out.write_all(b"\r\n")?;
-    out.write_all(&r.body)?;
+    if let Some(n) = r.stall_after {
+        out.write_all(&r.body[..n])?;
+        out.flush()?;
+        std::thread::sleep(r.delay);
+        out.write_all(&r.body[n..])?;
+    } else {
+        out.write_all(&r.body)?;
+    }
     out.flush()
 }
 
@@ -397,4 +410,88 @@ fn usage_errors() {
     let o = robotsmatch(&["check", "--agent", "x", "/a"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--robots"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn issue16_body_timeout_says_so() {
+    let (base, _) = serve(|_| {
+        let mut r = reply(200, b"User-agent: *\nAllow: /\n# and more to come\n");
+        r.stall_after = Some(14);
+        r.delay = Duration::from_secs(4);
+        r
+    });
+    let (out, err) = check_tsv(&base, &["--timeout", "1"]);
+    assert_eq!(out, format!("disallowed\t-\t-\t{base}/private/x\n"));
+    assert!(
+        err.contains("  reason:    robots.txt unreachable (timed out after 1 s while reading the body of the 200 response, 14 bytes in)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn issue16_redirect_to_a_file_url_is_not_followed() {
+    let (base, seen) = serve(|p| match p {
+        "/robots.txt" => redirect("file:///etc/passwd"),
+        _ => reply(404, b""),
+    });
+    let (out, err) = check_tsv(&base, &[]);
+    // A redirect that cannot be followed: unavailable, everything allowed (RFC 9309 as the
+    // README's table says), with the reason in words.
+    assert_eq!(out, format!("allowed\t-\t-\t{base}/private/x\n"));
+    assert!(
+        err.contains("  reason:    robots.txt unavailable (301): everything allowed\n  note:      the redirect to 'file:///etc/passwd' was not followed: only http and https URLs are\n"),
+        "{err}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn issue16_javascript_location_is_not_read_as_a_path() {
+    let (base, seen) = serve(|p| match p {
+        "/robots.txt" => redirect("javascript:alert(1)"),
+        _ => reply(200, b"User-agent: *\nDisallow: /\n"),
+    });
+    let (out, err) = check_tsv(&base, &[]);
+    assert_eq!(out, format!("allowed\t-\t-\t{base}/private/x\n"));
+    assert!(
+        err.contains("  note:      the redirect to 'javascript:alert(1)' was not followed: only http and https URLs are\n"),
+        "{err}"
+    );
+    // Nothing was asked for but /robots.txt (before: /javascript:alert(1)).
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert!(seen[0].starts_with("/robots.txt "), "{seen:?}");
+}
+
+#[test]
+fn issue17_fetch_warns_about_urls_of_other_origins() {
+    let (base, _) = serve(|p| match p {
+        "/robots.txt" => reply(200, BODY),
+        _ => reply(404, b""),
+    });
+    let (out, err) = check_tsv(
+        &base,
+        &[
+            "/private/y",
+            "https://other.example/private/z",
+            "http://other.example/",
+        ],
+    );
+    assert_eq!(
+        out,
+        format!(
+            "disallowed\t2\tDisallow: /private\t{base}/private/x\n\
+             disallowed\t2\tDisallow: /private\t/private/y\n\
+             disallowed\t2\tDisallow: /private\thttps://other.example/private/z\n\
+             allowed\t-\t-\thttp://other.example/\n"
+        )
+    );
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(
+        warnings,
+        [
+            format!("robotsmatch: warning: 'https://other.example/private/z' is not on the origin of the fetched file ({base}/robots.txt): it is decided against that file anyway; fetch its own robots.txt (https://other.example/robots.txt) to decide it"),
+            format!("robotsmatch: warning: 'http://other.example/' is not on the origin of the fetched file ({base}/robots.txt): it is decided against that file anyway; fetch its own robots.txt (http://other.example/robots.txt) to decide it"),
+        ]
+    );
 }

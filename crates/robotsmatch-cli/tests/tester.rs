@@ -143,7 +143,28 @@ fn lint_every_finding_triggers_and_does_not() {
         .copied()
         .chain("User-agent: *\nDisallow: /\n".bytes().flat_map(|b| [b, 0]))
         .collect();
+    let mut elf = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00".to_vec();
+    elf.extend_from_slice(b"\x02\x00\x3e\x00User-agent: *\nDisallow: /\n");
+    let rules = |n: usize| -> Vec<u8> {
+        let mut b = b"User-agent: *\n".to_vec();
+        for i in 0..n {
+            b.extend_from_slice(format!("Disallow: /p{i}/\n").as_bytes());
+        }
+        b
+    };
     let cases: Vec<(&str, Vec<u8>, u64, Vec<u8>)> = vec![
+        (
+            "binary-file",
+            elf,
+            0,
+            b"User-agent: *\nDisallow: /a\x00b\nDisallow: /\x1b[31m\n".to_vec(),
+        ),
+        (
+            "checks-skipped",
+            rules(1001),
+            0,
+            rules(1000),
+        ),
         (
             "html-file",
             b"<!DOCTYPE html>\n<html><body>404</body></html>\n".to_vec(),
@@ -980,4 +1001,199 @@ fn readme_walk_through() {
     assert_eq!(verdict("GPTBot").as_deref(), Some("disallowed"));
     assert_eq!(verdict("ClaudeBot").as_deref(), Some("allowed"));
     assert_eq!(verdict("Google-Extended").as_deref(), Some("disallowed"));
+}
+
+/// A robots.txt whose patterns and user-agent hold terminal escapes: a title change (OSC),
+/// a screen clear (CSI), a bell, a carriage return that would overwrite the line, and a C1
+/// CSI (U+009B).
+const ESCAPES: &[u8] = b"User-agent: evil\x1b[2Jbot\nDisallow: /x\n\nUser-agent: *\n\
+Disallow: /a\x1b]0;pwned\x07\nDisallow: /b\x08\x08\x08FAKE\nDisallow: /c\xc2\x9b31m\n";
+
+/// True when `s` holds a byte a terminal would obey: C0 controls but tab and line feed, DEL,
+/// or a UTF-8 C1 control.
+fn has_control(s: &[u8]) -> bool {
+    s.iter()
+        .any(|&b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7F)
+        || s.windows(2)
+            .any(|w| w[0] == 0xC2 && (0x80..0xA0).contains(&w[1]))
+}
+
+#[test]
+fn issue16_terminal_escapes_never_reach_the_terminal() {
+    let dir = files(&[
+        ("robots.txt", ESCAPES),
+        ("new.txt", b"User-agent: *\nAllow: /\n"),
+        ("log.txt", b"/a\x1b]0;pwned\x07x\n/c\xc2\x9b31m\n"),
+        ("list.expect", b"allow /a\x1b]0;pwned\x07\n"),
+    ]);
+    let urls = ["/a\x1b]0;pwned\x07x", "/c\u{9b}31m"];
+    let mut runs: Vec<(&str, Output)> = Vec::new();
+    for format in ["text", "tsv"] {
+        let mut args = vec!["check", "--robots", "robots.txt", "--agent", "Googlebot"];
+        args.extend(["--format", format]);
+        args.extend(urls);
+        runs.push(("check", run_in(dir.path(), &args)));
+    }
+    let mut args = vec!["check", "--robots", "robots.txt", "--agent", "all", "/x"];
+    args.extend(urls);
+    runs.push(("check --agent all", run_in(dir.path(), &args)));
+    runs.push(("lint", run_in(dir.path(), &["lint", "robots.txt"])));
+    runs.push((
+        "test",
+        run_in(
+            dir.path(),
+            &[
+                "test",
+                "--robots",
+                "robots.txt",
+                "--agent",
+                "Googlebot",
+                "list.expect",
+            ],
+        ),
+    ));
+    for format in ["text", "tsv"] {
+        runs.push((
+            "diff",
+            run_in(
+                dir.path(),
+                &[
+                    "diff",
+                    "--agent",
+                    "Googlebot",
+                    "--format",
+                    format,
+                    "robots.txt",
+                    "new.txt",
+                    "log.txt",
+                ],
+            ),
+        ));
+    }
+    for (what, o) in &runs {
+        assert!(o.status.code().is_some_and(|c| c < 2), "{what}: {}", err(o));
+        assert!(!has_control(&o.stdout), "{what}: {:?}", out(o));
+        assert!(!has_control(&o.stderr), "{what}: {:?}", err(o));
+    }
+    // The escapes are shown, not dropped.
+    let check_tsv = out(&runs[1].1);
+    assert_eq!(
+        check_tsv,
+        "disallowed\t5\tDisallow: /a\\x1B]0;pwned\\x07\t/a\\x1B]0;pwned\\x07x\n\
+         disallowed\t7\tDisallow: /c\\u{9B}31m\t/c\\u{9B}31m\n"
+    );
+    let lint = out(&runs[3].1);
+    assert!(lint.contains("\\x1B[2J"), "{lint}");
+    // JSON keeps its own escaping: valid, and the pattern intact.
+    let o = run_in(
+        dir.path(),
+        &[
+            "check",
+            "--robots",
+            "robots.txt",
+            "--agent",
+            "Googlebot",
+            "--format",
+            "json",
+            urls[0],
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(v["results"][0]["rule"]["pattern"], "/a\x1b]0;pwned\x07");
+}
+
+#[test]
+fn issue16_empty_agent_is_an_error_everywhere() {
+    let dir = files(&[
+        ("robots.txt", b"User-agent: *\nDisallow: /a\n"),
+        ("log.txt", b"https://x.example/a\n"),
+        ("list.expect", b"allow /b\n"),
+    ]);
+    for agent in ["", "  "] {
+        let runs = [
+            vec!["check", "--robots", "robots.txt", "--agent", agent, "/a"],
+            vec![
+                "classify",
+                "--robots",
+                "robots.txt",
+                "--agent",
+                agent,
+                "log.txt",
+            ],
+            vec![
+                "test",
+                "--robots",
+                "robots.txt",
+                "--agent",
+                agent,
+                "list.expect",
+            ],
+            vec![
+                "diff",
+                "--agent",
+                agent,
+                "robots.txt",
+                "robots.txt",
+                "log.txt",
+            ],
+        ];
+        for args in runs {
+            let o = run_in(dir.path(), &args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert_eq!(
+                err(&o),
+                "robotsmatch: --agent is empty: name a crawler (a product token such as Googlebot, a full user-agent string, or a catalog name)\n",
+                "{args:?}"
+            );
+            assert!(o.stdout.is_empty(), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn issue17_check_warns_when_an_argument_is_not_a_url() {
+    let o = run(&[
+        "check",
+        "--robots",
+        SHOP,
+        "--agent",
+        "Googlebot",
+        "--format",
+        "tsv",
+        "cart",
+        "not a url",
+        "",
+        "/cart",
+        "shop.example/cart",
+        "https://shop.example",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // The verdicts stay Google's: the first three are read as the path '/'.
+    assert_eq!(
+        out(&o),
+        "allowed\t-\t-\tcart\nallowed\t-\t-\tnot a url\nallowed\t-\t-\t\n\
+         disallowed\t3\tDisallow: /cart\t/cart\n\
+         disallowed\t3\tDisallow: /cart\tshop.example/cart\nallowed\t-\t-\thttps://shop.example\n"
+    );
+    let warning = |arg: &str| {
+        format!("robotsmatch: warning: '{arg}' is neither a URL (scheme://host/path) nor a path starting with '/': it is decided as the path '/', as Google's library reads it\n")
+    };
+    assert_eq!(
+        err(&o),
+        [warning("cart"), warning("not a url"), warning("")].concat()
+    );
+}
+
+#[test]
+fn issue17_lint_binary_file_is_an_error() {
+    let mut elf = b"\x7fELF\x02\x01\x01\x00".to_vec();
+    elf.extend_from_slice(&[0u8; 56]);
+    let dir = files(&[("robots.txt", &elf)]);
+    let o = run_in(dir.path(), &["lint", "robots.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        out(&o),
+        "robots.txt: error[binary-file]: the file is binary (an ELF executable), not text: crawlers find no rules in it\n    \
+         fix: publish the plain-text robots.txt itself (check what the server sends for /robots.txt)\n1 error, 0 warnings\n"
+    );
 }

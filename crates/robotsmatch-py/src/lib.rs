@@ -157,6 +157,12 @@ fn profile_named(name: &str) -> PyResult<Profile> {
     })
 }
 
+/// A crawler name given by the caller: `ValueError` when it is empty or only white space, with
+/// the message of the command line and the web tester (issue 16).
+fn agent_named(agent: &str) -> PyResult<&str> {
+    robotsmatch::agent::check_name(agent).map_err(|e| PyValueError::new_err(format!("agent {e}")))
+}
+
 /// URLs copied out of a Python list into one buffer, so that the GIL can be released.
 struct UrlBatch {
     buf: Vec<u8>,
@@ -324,6 +330,7 @@ fn one_url(url: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 impl PyRobots {
     /// The groups that apply to `agent` under `profile`, chosen as for matching.
     fn selection(&self, agent: &str, profile: &str) -> PyResult<robotsmatch::Selection> {
+        let agent = agent_named(agent)?;
         let profile = profile_named(profile)?;
         Ok(robotsmatch::agent::select(
             &self.robots,
@@ -353,9 +360,10 @@ impl PyRobots {
 
     /// Compiles the rules that apply to `agent` (a product token such as `Googlebot`, a full
     /// user-agent string, or a name from the crawler catalog) under `profile` (`"google"`,
-    /// the default, or `"legacy"`).
+    /// the default, or `"legacy"`). Raises `ValueError` for an empty `agent`.
     #[pyo3(signature = (agent, profile = "google"))]
     fn matcher(&self, py: Python<'_>, agent: &str, profile: &str) -> PyResult<PyMatcher> {
+        let agent = agent_named(agent)?;
         let profile = profile_named(profile)?;
         let robots = self.robots.clone();
         let agent_owned = agent.to_string();

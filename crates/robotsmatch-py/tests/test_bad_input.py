@@ -88,3 +88,20 @@ def test_html_and_binary_bodies_have_no_rules():
     assert Matcher(html, "Googlebot").allowed("/x") is True
     noise = bytes(range(256)) * 64
     assert Matcher(noise, "Googlebot").allowed_many(["/", "/x"]) == [True, True]
+
+
+def test_issue16_empty_agent_is_a_value_error_as_on_the_command_line():
+    message = (
+        r"^agent is empty: name a crawler \(a product token such as Googlebot, "
+        r"a full user-agent string, or a catalog name\)$"
+    )
+    robots = Robots.parse(b"User-agent: *\nDisallow: /b\n")
+    for agent in ["", "   "]:
+        with pytest.raises(ValueError, match=message):
+            robots.matcher(agent)
+        with pytest.raises(ValueError, match=message):
+            Matcher(b"User-agent: *\n", agent)
+        with pytest.raises(ValueError, match=message):
+            robots.crawl_delay(agent)
+        with pytest.raises(ValueError, match=message):
+            robots.request_rate(agent)

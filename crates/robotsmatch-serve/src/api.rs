@@ -4,12 +4,71 @@
 //! The semantics and field names are those of the command line: `check --format json`,
 //! `lint --format json`, `diff` (its counts and changed URLs) and `crawlers --format json`.
 
-use robotsmatch::lint::{lint, Severity};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use robotsmatch::lint::{lint_with, LintConfig, Severity};
 use robotsmatch::SelectionKind;
 use robotsmatch::{catalog, Decision, Matcher, MatcherBuilder, Profile, Robots, RuleRef};
 use serde_json::{json, Map, Value};
 
 use crate::Limits;
+
+/// The cancel flag of one request's work: set once the request has been answered (a 503 at
+/// the time limit included), abandoned by its client, or the server stops. The API functions
+/// look at it between rules and URLs and give up with a 503 when it is set.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag that is not set.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Sets the flag: the work stops at its next check.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`Cancel::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// A guard that sets the flag when dropped: however the request ends, its work stops.
+    pub fn on_drop(&self) -> CancelOnDrop {
+        CancelOnDrop(self.clone())
+    }
+
+    /// The flag itself, for [`LintConfig::cancel_flag`].
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
+    }
+
+    /// `Err(503)` once cancelled.
+    fn check(&self) -> Result<(), ApiError> {
+        if self.is_cancelled() {
+            Err(ApiError {
+                status: 503,
+                message: "the request was cancelled (answered already, or the server is stopping)"
+                    .into(),
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Sets its [`Cancel`] flag when dropped (see [`Cancel::on_drop`]).
+#[derive(Debug)]
+pub struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
 
 /// A request the API refuses: the HTTP status and a message naming the field at fault.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,10 +153,8 @@ impl<'a> Body<'a> {
     /// The crawler: not empty, not `all`, not longer than a URL may be.
     fn agent(&self, limits: &Limits) -> Result<&'a str, ApiError> {
         let a = self.str("agent")?;
-        if a.trim().is_empty() {
-            return Err(ApiError::bad(
-                "field 'agent' is empty: name a crawler (a product token, a user-agent string or a catalog name)",
-            ));
+        if let Err(e) = robotsmatch::agent::check_name(a) {
+            return Err(ApiError::bad(format!("field 'agent' {e}")));
         }
         if a.trim().eq_ignore_ascii_case("all") {
             return Err(ApiError::bad(
@@ -272,33 +329,33 @@ fn builder(profile: Profile) -> MatcherBuilder {
 /// applies and the crawler's crawl-delay (the same for every URL), and per URL its verdict,
 /// canonical path, deciding rule and runner-up, as `check --format json` gives them; and the
 /// counts.
-pub fn check(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
+pub fn check(req: &Value, limits: &Limits, cancel: &Cancel) -> Result<Value, ApiError> {
     let body = Body::new(req, &["robots", "agent", "urls", "profile"])?;
     let text = body.robots("robots", limits)?;
     let agent = body.agent(limits)?;
     let profile = body.profile()?;
     let urls = body.urls(limits)?;
     let robots = Robots::parse(text.as_bytes());
+    cancel.check()?;
     let matcher = builder(profile).build(&robots, catalog::agent_for(agent));
     let crawl_delay = matcher.selection().crawl_delay(&robots);
     let mut allowed = 0usize;
-    let results: Vec<Value> = urls
-        .iter()
-        .map(|url| {
-            let e = matcher.explain(url);
-            allowed += usize::from(e.decision.is_allowed());
-            json!({
-                "url": url,
-                "allowed": e.decision.is_allowed(),
-                "verdict": verdict(&e.decision),
-                "path": String::from_utf8_lossy(&e.canonical_path),
-                "rule": rule_json(e.decision.rule()),
-                "runner_up": rule_json(e.runner_up),
-                "robots_txt": e.robots_txt,
-                "engine": e.decision.engine().as_str(),
-            })
-        })
-        .collect();
+    let mut results: Vec<Value> = Vec::with_capacity(urls.len());
+    for url in &urls {
+        cancel.check()?;
+        let e = matcher.explain(url);
+        allowed += usize::from(e.decision.is_allowed());
+        results.push(json!({
+            "url": url,
+            "allowed": e.decision.is_allowed(),
+            "verdict": verdict(&e.decision),
+            "path": String::from_utf8_lossy(&e.canonical_path),
+            "rule": rule_json(e.decision.rule()),
+            "runner_up": rule_json(e.runner_up),
+            "robots_txt": e.robots_txt,
+            "engine": e.decision.engine().as_str(),
+        }));
+    }
     Ok(json!({
         "agent": agent_json(agent, &matcher),
         "profile": profile.name,
@@ -312,11 +369,16 @@ pub fn check(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
 }
 
 /// `POST /api/lint`: `{robots}` -> `{errors, warnings, findings}` as `lint --format json`
-/// gives them (without the file name).
-pub fn lint_api(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
+/// gives them (without the file name), within lint's default work budget.
+pub fn lint_api(req: &Value, limits: &Limits, cancel: &Cancel) -> Result<Value, ApiError> {
     let body = Body::new(req, &["robots"])?;
     let text = body.robots("robots", limits)?;
-    let findings = lint(text.as_bytes());
+    let robots = Robots::parse(text.as_bytes());
+    cancel.check()?;
+    let config = LintConfig::new().cancel_flag(cancel.flag());
+    let report = lint_with(text.as_bytes(), &robots, &config);
+    cancel.check()?;
+    let findings = report.findings;
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
@@ -364,7 +426,7 @@ fn has_host(s: &str) -> bool {
 /// for the same URL list: the group of each version, the counts (urls, unchanged, each
 /// direction, invalid), the changes grouped by the rule responsible, and every changed URL
 /// in input order with both verdicts and rules.
-pub fn diff(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
+pub fn diff(req: &Value, limits: &Limits, cancel: &Cancel) -> Result<Value, ApiError> {
     let body = Body::new(req, &["old", "new", "agent", "urls", "profile"])?;
     let old_text = body.robots("old", limits)?;
     let new_text = body.robots("new", limits)?;
@@ -383,6 +445,7 @@ pub fn diff(req: &Value, limits: &Limits) -> Result<Value, ApiError> {
     // (newly disallowed?, line) -> (count, rule)
     let mut by_rule: Vec<((bool, u32), usize, Value)> = Vec::new();
     for (i, raw) in urls.iter().enumerate() {
+        cancel.check()?;
         let url = match diff_line(raw) {
             None => continue,
             Some(Err(())) => {

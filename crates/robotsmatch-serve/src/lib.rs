@@ -7,18 +7,33 @@
 //!   (`assets/index.html`, `app.css`, `app.js`, compiled into the binary, no CDN);
 //!   `GET /api/crawlers`, `POST /api/check`, `/api/lint`, `/api/diff` answer JSON with the
 //!   semantics of the command line (see [`api`]).
-//! - [`Limits`]: request body size, robots.txt size, URL count and length, time per request.
-//! - [`serve`], [`serve_on`] (async) and [`run`] (blocking, prints the address it listens on).
+//! - [`Limits`]: request body size, robots.txt size, URL count and length, time per request,
+//!   how many large requests are worked on at once, connections, header, body and idle
+//!   timeouts.
+//! - [`serve`], [`serve_on`], [`serve_until`] (async) and [`run`] (blocking, prints the
+//!   address it listens on); the accept loop is in `server.rs`.
 //!
 //! Every error is JSON, `{"error": "..."}`, naming the field at fault: 400 for bad input
 //! (not JSON, not an object, an unknown field, a wrong type, a missing field, an unknown
-//! profile), 413 over a limit, 415 without a JSON content type, 404 for an unknown path,
-//! 405 for a wrong method, 503 when the work takes longer than the time limit. Nothing is
-//! stored: every request is parsed, decided and forgotten.
+//! profile), 408 when the body does not arrive in time, 413 over a limit, 415 without a JSON
+//! content type, 404 for an unknown path, 405 for a wrong method, 503 when the work takes
+//! longer than the time limit or too many large requests are waiting. Nothing is stored:
+//! every request is parsed, decided and forgotten.
+//!
+//! # Expensive requests (issue 16)
+//!
+//! The work of a request runs on a blocking thread with a cancel flag ([`api::Cancel`]) that
+//! is set as soon as the request is answered or abandoned: on the 503 of the time limit, when
+//! the client goes away, on Ctrl-C. `lint`, `check` and `diff` look at it between rules and
+//! URLs, so no work outlives its request. Requests whose body is larger than
+//! [`Limits::expensive_body_bytes`] take one of [`Limits::max_expensive`] places first
+//! (waiting for one counts toward the time limit); small requests never wait for them, so the
+//! page stays responsive while large ones run.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod api;
+mod server;
 
 use std::io;
 use std::net::SocketAddr;
@@ -26,18 +41,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::header::{self, HeaderMap, HeaderValue};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::http::header::{self, HeaderValue};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use serde_json::Value;
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
 
-use api::ApiError;
+use api::{ApiError, Cancel};
+pub use server::{serve, serve_on, serve_until};
 
-/// What one request may ask for. Over a limit the answer is 413 (503 for time).
+/// What one request (and one connection) may ask for. Over a limit the answer is 413 (408
+/// for a body that does not arrive in time, 503 for time and for too many large requests).
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Bytes of one robots.txt text (`robots`, `old`, `new`). Default 600 KiB: the 500 KiB
@@ -49,21 +67,80 @@ pub struct Limits {
     pub max_url_bytes: usize,
     /// Bytes of a request body. Default 4 MiB: two robots.txt files and a URL list.
     pub max_body_bytes: usize,
-    /// Time for the work of one request. Default 10 s.
+    /// Time for the work of one request, waiting for a place among the expensive ones
+    /// included. Default 10 s. Past it the answer is 503 and the work is cancelled.
     pub time_limit: Duration,
+    /// A request whose body is larger than this is expensive. Default 16 KiB: the page's
+    /// requests for a typical robots.txt stay below it.
+    pub expensive_body_bytes: usize,
+    /// Expensive requests worked on at once; others wait (within their time limit). Default:
+    /// one less than the cores, at least one.
+    pub max_expensive: usize,
+    /// Connections open at once. Default 256; a connection over it gets a 503 and is closed.
+    pub max_connections: usize,
+    /// Time to receive the head of a request, counted from when the server starts waiting
+    /// for it (a new connection, or a kept-alive one after its previous answer): the
+    /// header-read timeout, and the idle timeout between requests. Default 10 s; then the
+    /// connection is closed.
+    pub header_timeout: Duration,
+    /// Time to receive the body once the head is in. Default 10 s; then the answer is 408.
+    pub body_timeout: Duration,
+    /// A connection on which nothing is read or written for this long while no request of
+    /// it is being worked on (a client that does not read its answer) is closed. Default 10 s.
+    pub idle_timeout: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Limits {
             max_robots_bytes: 600 * 1024,
             max_urls: 10_000,
             max_url_bytes: 16 * 1024,
             max_body_bytes: 4 << 20,
             time_limit: Duration::from_secs(10),
+            expensive_body_bytes: 16 * 1024,
+            max_expensive: cores.saturating_sub(1).max(1),
+            max_connections: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(10),
         }
     }
 }
+
+/// The state every handler shares: the limits, the places for expensive requests, and
+/// whether the server is stopping.
+pub(crate) struct Shared {
+    limits: Arc<Limits>,
+    expensive: Arc<Semaphore>,
+    stopping: tokio::sync::watch::Sender<bool>,
+}
+
+impl Shared {
+    /// Tells every request in progress that the server stops: each answers 503 at once and
+    /// its work is cancelled.
+    pub(crate) fn stop(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Completes when the server stops.
+    async fn stopped(&self) {
+        let mut rx = self.stopping.subscribe();
+        let _ = rx.wait_for(|&stopping| stopping).await;
+    }
+}
+
+/// The 503 of a request cut short because the server stops.
+fn stopping_error() -> ApiError {
+    ApiError {
+        status: 503,
+        message: "the server is stopping".into(),
+    }
+}
+
+/// An API function: the parsed body, the limits, the request's cancel flag.
+type ApiFn = fn(&Value, &Limits, &Cancel) -> Result<Value, ApiError>;
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_CSS: &str = include_str!("../assets/app.css");
@@ -80,16 +157,24 @@ pub fn router() -> Router {
 
 /// The application with `limits`.
 pub fn router_with(limits: Limits) -> Router {
+    app(limits).0
+}
+
+/// The application and its shared state (which the server tells when it stops).
+pub(crate) fn app(limits: Limits) -> (Router, Arc<Shared>) {
     let body_limit = limits.max_body_bytes;
-    let state = Arc::new(limits);
-    let api = |f: fn(&Value, &Limits) -> Result<Value, ApiError>| {
-        move |State(limits): State<Arc<Limits>>,
-              headers: HeaderMap,
-              body: Result<Bytes, BytesRejection>| async move {
-            respond(run_api(limits, headers, body, f).await)
+    let state = Arc::new(Shared {
+        expensive: Arc::new(Semaphore::new(limits.max_expensive.max(1))),
+        limits: Arc::new(limits),
+        stopping: tokio::sync::watch::Sender::new(false),
+    });
+    let shared = state.clone();
+    let api = |f: ApiFn| {
+        move |State(shared): State<Arc<Shared>>, req: Request| async move {
+            respond(run_api(shared, req, f).await)
         }
     };
-    Router::new()
+    let router = Router::new()
         .route("/", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
         .route("/index.html", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
         .route("/app.css", get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }))
@@ -115,7 +200,8 @@ pub fn router_with(limits: Limits) -> Router {
         })
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(axum::middleware::map_response(headers_and_json_errors))
-        .with_state(state)
+        .with_state(state);
+    (router, shared)
 }
 
 fn asset(body: &'static str, content_type: &'static str) -> Response {
@@ -125,15 +211,14 @@ fn asset(body: &'static str, content_type: &'static str) -> Response {
     r
 }
 
-/// Checks the request (JSON content type, body within the limit, valid JSON), then runs `f`
-/// on a blocking thread under the time limit.
-async fn run_api(
-    limits: Arc<Limits>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-    f: fn(&Value, &Limits) -> Result<Value, ApiError>,
-) -> Result<Value, ApiError> {
-    let json_type = headers
+/// Checks the request (JSON content type, body within the limit and in time, valid JSON),
+/// takes a place among the expensive requests when it is one, then runs `f` on a blocking
+/// thread under the time limit. The work's cancel flag is set however this ends: answered,
+/// timed out, or dropped because the client went away or the server stops.
+async fn run_api(shared: Arc<Shared>, req: Request, f: ApiFn) -> Result<Value, ApiError> {
+    let limits = shared.limits.clone();
+    let json_type = req
+        .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
@@ -145,27 +230,71 @@ async fn run_api(
                 .into(),
         });
     }
-    let body = body.map_err(|r| {
-        let status = r.status().as_u16();
-        if status == 413 {
-            ApiError::too_large(format!(
+    let body = match tokio::time::timeout(limits.body_timeout, Bytes::from_request(req, &())).await
+    {
+        Err(_elapsed) => {
+            return Err(ApiError {
+                status: 408,
+                message: format!(
+                    "the request body did not arrive within {} ms",
+                    limits.body_timeout.as_millis()
+                ),
+            })
+        }
+        Ok(Err(r)) if r.status().as_u16() == 413 => {
+            return Err(ApiError::too_large(format!(
                 "the request body is larger than {} bytes",
                 limits.max_body_bytes
-            ))
-        } else {
-            ApiError {
-                status,
+            )))
+        }
+        Ok(Err(r)) => {
+            return Err(ApiError {
+                status: r.status().as_u16(),
                 message: format!("cannot read the request body: {}", r.body_text()),
+            })
+        }
+        Ok(Ok(body)) => body,
+    };
+    let deadline = Instant::now() + limits.time_limit;
+    let cancel = Cancel::new();
+    let _cancel_on_drop = cancel.on_drop();
+    let place = if body.len() > limits.expensive_body_bytes {
+        let wait = tokio::time::timeout_at(deadline, shared.expensive.clone().acquire_owned());
+        let waited = tokio::select! {
+            waited = wait => waited,
+            () = shared.stopped() => return Err(stopping_error()),
+        };
+        match waited {
+            Ok(Ok(place)) => Some(place),
+            Ok(Err(_)) | Err(_) => {
+                return Err(ApiError {
+                    status: 503,
+                    message: format!(
+                        "the server is busy with other large requests (at most {} at once, larger than {} bytes); none finished within the time limit of {} ms: try again",
+                        limits.max_expensive,
+                        limits.expensive_body_bytes,
+                        limits.time_limit.as_millis()
+                    ),
+                })
             }
         }
-    })?;
-    let limit = limits.time_limit;
+    } else {
+        None
+    };
+    let work_cancel = cancel.clone();
+    let work_limits = limits.clone();
     let work = tokio::task::spawn_blocking(move || {
+        // The place is held until the work has really stopped.
+        let _place = place;
         let req: Value = serde_json::from_slice(&body)
             .map_err(|e| ApiError::bad(format!("the request body is not valid JSON: {e}")))?;
-        f(&req, &limits)
+        f(&req, &work_limits, &work_cancel)
     });
-    match tokio::time::timeout(limit, work).await {
+    let done = tokio::select! {
+        done = tokio::time::timeout_at(deadline, work) => done,
+        () = shared.stopped() => return Err(stopping_error()),
+    };
+    match done {
         Ok(Ok(result)) => result,
         Ok(Err(_panic)) => Err(ApiError {
             status: 500,
@@ -176,7 +305,7 @@ async fn run_api(
             status: 503,
             message: format!(
                 "the request took longer than the time limit of {} ms",
-                limit.as_millis()
+                limits.time_limit.as_millis()
             ),
         }),
     }
@@ -238,21 +367,6 @@ async fn headers_and_json_errors(mut r: Response) -> Response {
     r
 }
 
-/// Serves the tester on `listener` until Ctrl-C.
-pub async fn serve_on(listener: tokio::net::TcpListener, limits: Limits) -> io::Result<()> {
-    axum::serve(listener, router_with(limits))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-}
-
-/// Binds `addr` and serves the tester with the default limits until Ctrl-C.
-pub async fn serve(addr: SocketAddr) -> io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    serve_on(listener, Limits::default()).await
-}
-
 /// `127.0.0.1:8080`, `[::1]:0`, or a name and a port (`localhost:8080`, its first address).
 fn resolve(bind: &str) -> io::Result<SocketAddr> {
     use std::net::ToSocketAddrs;
@@ -274,15 +388,17 @@ fn resolve(bind: &str) -> io::Result<SocketAddr> {
 }
 
 /// Parses `bind` (`127.0.0.1:8080`, `[::1]:0`...), binds it, prints
-/// `robotsmatch serve: listening on http://ADDR/` on stdout, and serves until Ctrl-C.
-/// Blocking: it runs its own tokio runtime.
-pub fn run(bind: &str) -> io::Result<()> {
+/// `robotsmatch serve: listening on http://ADDR/` on stdout, and serves with `limits` until
+/// Ctrl-C. Blocking: it runs its own tokio runtime, and returns within about a second of
+/// Ctrl-C whatever the requests in progress were doing (their work is cancelled).
+pub fn run(bind: &str, limits: Limits) -> io::Result<()> {
     let addr = resolve(bind)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(8)
+        // The expensive requests' places, and as many threads again for small requests.
+        .max_blocking_threads(limits.max_expensive.max(1) + 8)
         .build()?;
-    rt.block_on(async {
+    let result = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}")))?;
@@ -302,6 +418,10 @@ pub fn run(bind: &str) -> io::Result<()> {
             text.push_str("robotsmatch serve: press Ctrl-C to stop\n");
             let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
         }
-        serve_on(listener, Limits::default()).await
-    })
+        serve_on(listener, limits).await
+    });
+    // Work still running has seen its cancel flag; do not wait for a blocking thread that is
+    // between two checks.
+    rt.shutdown_timeout(Duration::from_millis(500));
+    result
 }

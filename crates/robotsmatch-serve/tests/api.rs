@@ -831,3 +831,39 @@ fn work_over_the_time_limit_is_a_503() {
     // The page itself has no time limit.
     assert_eq!(request(addr, "GET", "/", None, b"").status, 200);
 }
+
+#[test]
+fn issue16_a_body_that_does_not_arrive_is_a_408() {
+    let addr = start(Limits {
+        body_timeout: Duration::from_millis(300),
+        ..Limits::default()
+    });
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    // The head says 100 bytes; 10 come, then nothing.
+    s.write_all(
+        b"POST /api/lint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"robots\":",
+    )
+    .unwrap();
+    let mut raw = String::new();
+    let _ = s.read_to_string(&mut raw);
+    assert!(raw.starts_with("HTTP/1.1 408 "), "{raw}");
+    assert!(
+        raw.contains(r#"{"error":"the request body did not arrive within 300 ms"}"#),
+        "{raw}"
+    );
+}
+
+#[test]
+fn issue16_an_empty_agent_is_refused_with_the_command_line_s_message() {
+    let r = post(
+        server(),
+        "/api/check",
+        &json!({"robots": "", "agent": " ", "urls": ["/"]}),
+    );
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.error(),
+        "field 'agent' is empty: name a crawler (a product token such as Googlebot, a full user-agent string, or a catalog name)"
+    );
+}

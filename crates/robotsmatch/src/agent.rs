@@ -47,6 +47,40 @@ const GENERIC_PRODUCTS: &[&str] = &[
     "trident",
 ];
 
+/// A crawler name given by a user that names no crawler: it is empty or only white space
+/// (issue 16). The command line, the web tester's API and the Python package refuse it with
+/// this message, so they agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmptyAgentName;
+
+impl std::fmt::Display for EmptyAgentName {
+    /// `is empty: name a crawler (...)`, to follow the name of the field or flag.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("is empty: name a crawler (a product token such as Googlebot, a full user-agent string, or a catalog name)")
+    }
+}
+
+impl std::error::Error for EmptyAgentName {}
+
+/// Checks a crawler name given by a user (a flag, an API field, an argument): an error when
+/// it is empty or only white space. Any other name is accepted, as [`product_token`] reads it.
+///
+/// ```
+/// use robotsmatch::agent::check_name;
+/// assert!(check_name("Googlebot").is_ok());
+/// assert_eq!(
+///     format!("--agent {}", check_name("  ").unwrap_err()),
+///     "--agent is empty: name a crawler (a product token such as Googlebot, a full user-agent string, or a catalog name)"
+/// );
+/// ```
+pub fn check_name(name: &str) -> Result<&str, EmptyAgentName> {
+    if name.trim().is_empty() {
+        Err(EmptyAgentName)
+    } else {
+        Ok(name)
+    }
+}
+
 /// Reduces a product token or a full user-agent string to the product token that is compared
 /// with `user-agent` lines.
 ///

@@ -475,6 +475,10 @@ impl<'m> FetchDecision<'m> {
 /// assert_eq!(resolve_location(base, "y.txt").as_deref(), Some("http://a.example:8080/dir/y.txt"));
 /// assert_eq!(resolve_location(base, "//b.example/r").as_deref(), Some("http://b.example/r"));
 /// assert_eq!(resolve_location(base, "https://c.example/").as_deref(), Some("https://c.example/"));
+/// // A Location with a scheme is absolute, whatever the scheme (RFC 3986 §4.3): the caller
+/// // decides whether to follow it.
+/// assert_eq!(resolve_location(base, "javascript:alert(1)").as_deref(), Some("javascript:alert(1)"));
+/// assert_eq!(resolve_location(base, "file:///etc/passwd").as_deref(), Some("file:///etc/passwd"));
 /// ```
 pub fn resolve_location(base: &str, location: &str) -> Option<String> {
     let location = location.trim();
@@ -482,10 +486,15 @@ pub fn resolve_location(base: &str, location: &str) -> Option<String> {
         return None;
     }
     let scheme_end = base.find("://")?;
-    let has_scheme = location.find("://").is_some_and(|i| {
-        location[..i]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+    // RFC 3986: `scheme ":"`, the scheme a letter then letters, digits, `+`, `-` or `.`,
+    // before any `/`, `?` or `#` (a relative path with a `:` in its first segment must be
+    // written `./a:b`).
+    let has_scheme = location.find(':').is_some_and(|i| {
+        let scheme = &location[..i];
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
     });
     if has_scheme {
         return Some(location.to_string());

@@ -672,10 +672,9 @@ impl Matcher {
     /// (not counting per-thread caches).
     pub fn memory_usage(&self) -> usize {
         self.patterns.memory_usage()
-            + self
-                .hot
-                .get()
-                .map_or(0, |h| std::mem::size_of::<HotEngine>() + h.hot.memory_usage())
+            + self.hot.get().map_or(0, |h| {
+                std::mem::size_of::<HotEngine>() + h.hot.memory_usage()
+            })
     }
 
     /// The number of patterns (rules that need matching, and the `/dir/$` patterns that

@@ -154,7 +154,24 @@ struct Tally {
 fn real_files_agree_with_google() {
     let (robots_dir, url_files, full) = match std::env::var_os("ROBOTSMATCH_CORPUS") {
         Some(dir) => {
-            let dir = PathBuf::from(dir);
+            // Issue 17: a relative path is read from the workspace root (cargo runs tests from
+            // the crate's folder), and a missing folder is named.
+            let given = PathBuf::from(dir);
+            let root = workspace().canonicalize().unwrap_or_else(|_| workspace());
+            let dir = if given.is_absolute() {
+                given.clone()
+            } else {
+                root.join(&given)
+            };
+            for sub in ["urls", "robots"] {
+                assert!(
+                    dir.join(sub).is_dir(),
+                    "ROBOTSMATCH_CORPUS={}: no folder {} (a relative path is read from the workspace root {})",
+                    given.display(),
+                    dir.join(sub).display(),
+                    root.display()
+                );
+            }
             let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("urls"))
                 .expect("corpus urls dir")
                 .map(|e| e.unwrap().path())

@@ -191,3 +191,90 @@ pub fn hostile_cases() -> Vec<Case> {
     });
     v
 }
+
+/// One file written to make `lint` work hard (issue 16): a name and the body, 500 KiB.
+pub struct LintCase {
+    /// A short name.
+    pub name: &'static str,
+    /// What the file holds, in a few words.
+    pub what: &'static str,
+    /// The robots.txt body, just under 500 KiB.
+    pub body: Vec<u8>,
+}
+
+/// Lines from `line(0)`, `line(1)`, ... after `head`, as many as fit in 500 KiB.
+fn fill_500k(head: &str, mut line: impl FnMut(usize) -> String) -> Vec<u8> {
+    let mut s = head.to_string();
+    for i in 0.. {
+        let l = line(i);
+        if s.len() + l.len() > 500 * 1024 {
+            break;
+        }
+        s.push_str(&l);
+    }
+    s.into_bytes()
+}
+
+/// The files that made `lint` blow up before it had a work budget, each 500 KiB: the pairwise
+/// checks on long wildcard patterns and on `$` patterns, and the checks that were quadratic in
+/// the number of groups, user-agent lines or rules.
+pub fn hostile_lint_cases() -> Vec<LintCase> {
+    vec![
+        LintCase {
+            name: "stars",
+            what: "412 rules /*a*a...*ab, 1 to 1,234 '*a'",
+            body: fill_500k("User-agent: *\n", |i| {
+                format!("Disallow: /{}b\n", "*a".repeat(3 * i + 1))
+            }),
+        },
+        LintCase {
+            name: "dollars",
+            what: "999 rules /$...$a, 1 to 999 '$'",
+            body: fill_500k("User-agent: *\n", |i| {
+                format!("Disallow: /{}a\n", "$".repeat(i + 1))
+            }),
+        },
+        LintCase {
+            name: "groups",
+            what: "1,000 '*' rules, then 16,000 named groups that drop them",
+            body: {
+                let mut head = String::from("User-agent: *\n");
+                for i in 0..1000 {
+                    head.push_str(&format!("Disallow: /w{i}/\n"));
+                }
+                fill_500k(&head, |i| format!("User-agent: bot{i}\nDisallow: /x\n"))
+            },
+        },
+        LintCase {
+            name: "trailing-stars",
+            what: "33,000 rules, Disallow /aNNNN* against Allow /bNNNN of the same length",
+            body: fill_500k("User-agent: *\n", |i| {
+                if i % 2 == 0 {
+                    format!("Disallow: /a{:04}*\n", i % 10_000)
+                } else {
+                    format!("Allow: /b{:04}\n", i % 10_000)
+                }
+            }),
+        },
+        LintCase {
+            name: "user-agents",
+            what: "25,000 user-agent lines abcN (Google reads each as 'abc')",
+            body: {
+                let mut b = fill_500k("", |i| format!("User-agent: abc{i}\n"));
+                b.extend_from_slice(b"Disallow: /\n");
+                b
+            },
+        },
+        LintCase {
+            name: "full-groups",
+            what: "27 groups of 1,000 wildcard rules each",
+            body: fill_500k("", |i| {
+                if i % 1001 == 0 {
+                    format!("User-agent: g{}\n", i / 1001)
+                } else {
+                    format!("Disallow: /*p{}*q\n", i % 1001)
+                }
+            }),
+        },
+    ]
+}
