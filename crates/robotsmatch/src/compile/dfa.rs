@@ -181,15 +181,35 @@ impl Lazy {
         let config = start::Config::new().anchored(Anchored::Yes);
         cache.search_start(0);
         let mut sid = dfa.start_state(cache, &config).map_err(|_| ())?;
-        for (at, &b) in path.iter().enumerate() {
-            sid = dfa.next_state(cache, sid, b).map_err(|_| ())?;
+        let mut at = 0;
+        while at < path.len() {
+            if sid.is_tagged() {
+                sid = dfa.next_state(cache, sid, path[at]).map_err(|_| ())?;
+                at += 1;
+            } else {
+                // PERF: chew through untagged states with the bare table lookup (no check for
+                // a state not yet computed), as regex-automata's own search loop does; an
+                // unknown transition comes back tagged and is computed below.
+                let mut prev = sid;
+                while at < path.len() {
+                    prev = sid;
+                    sid = dfa.next_state_untagged(cache, sid, path[at]);
+                    at += 1;
+                    if sid.is_tagged() {
+                        break;
+                    }
+                }
+                if sid.is_unknown() {
+                    sid = dfa.next_state(cache, prev, path[at - 1]).map_err(|_| ())?;
+                }
+            }
             if sid.is_tagged() {
                 if sid.is_match() {
                     for i in 0..dfa.match_len(cache, sid) {
                         fold_entry(entries, dfa.match_pattern(cache, sid, i).as_usize(), best);
                     }
                 } else if sid.is_dead() {
-                    cache.search_finish(at);
+                    cache.search_finish(at - 1);
                     return Ok(());
                 } else if sid.is_quit() {
                     return Err(());
