@@ -118,7 +118,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let new = builder.build(&Robots::parse_with(&new_body, &parse), agent);
     reader::check_logs(&logs)?;
     let config = ReadConfig {
-        threads: args.threads.unwrap_or_else(reader::default_threads).max(1),
+        threads: crate::classify::threads_flag(args.threads)?,
         ..ReadConfig::default()
     };
     let tsv = args.format == Format::Tsv;
@@ -190,16 +190,12 @@ fn diff_chunk(
 ) -> ChunkOut {
     let mut stats = Stats::default();
     let mut out = Vec::new();
-    let mut data = chunk.data;
-    if data.last() == Some(&b'\n') {
-        data = &data[..data.len() - 1];
-    }
-    if data.is_empty() {
-        return ChunkOut { stats, tsv: out };
-    }
-    for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
-        let line = logline::clean_line(raw, chunk.first && i == 0);
-        let (text, url) = match logline::extract(line, format) {
+    for line in chunk.lines() {
+        if line.too_long {
+            stats.invalid += 1;
+            continue;
+        }
+        let (text, url) = match logline::extract(line.text, format) {
             Ok(x) => x,
             Err(Malformed::Blank) => continue,
             Err(_) => {
