@@ -106,7 +106,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
         .collect::<anyhow::Result<Vec<Profile>>>()?;
     let parse = args.limits.parse_config();
     let file_robots = match &args.robots {
-        Some(path) => Some(Robots::parse_with(&read_robots(path)?, &parse)),
+        Some(path) => Some(Robots::parse_with(&args.limits.read_robots(path)?, &parse)),
         None => None,
     };
     let report = match (&args.robots, &args.fetch) {

@@ -112,8 +112,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let agent = catalog::agent_for(&args.agent);
     let builder = args.limits.builder(profile, 1 << 20);
     let parse = args.limits.parse_config();
-    let old_body = crate::check::read_robots(&args.old)?;
-    let new_body = crate::check::read_robots(&args.new)?;
+    let old_body = args.limits.read_robots(&args.old)?;
+    let new_body = args.limits.read_robots(&args.new)?;
     let old = builder.build(&Robots::parse_with(&old_body, &parse), agent.clone());
     let new = builder.build(&Robots::parse_with(&new_body, &parse), agent);
     reader::check_logs(&logs)?;

@@ -55,7 +55,7 @@ struct Outcome {
 /// Runs `test`; returns the exit code.
 pub fn run(args: TestArgs) -> anyhow::Result<u8> {
     let profile = crate::check::parse_profile(&args.profile)?;
-    let body = crate::check::read_robots(&args.robots)?;
+    let body = args.limits.read_robots(&args.robots)?;
     let name = args.expectations.display().to_string();
     let text = std::fs::read(&args.expectations)
         .with_context(|| format!("cannot read expectations file '{name}'"))?;

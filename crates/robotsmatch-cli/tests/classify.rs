@@ -953,7 +953,8 @@ fn issue16_cr_only_log_is_one_url_per_line() {
     }
 }
 
-/// Issue 16.6: `--robots /dev/zero` reads the parse limit + 1 byte, not forever.
+/// Issue 16.6: `--robots /dev/zero` reads the parse limit + 1 byte, not forever (classify,
+/// check, diff).
 #[test]
 fn issue16_robots_file_is_read_up_to_the_limit() {
     if !Path::new("/dev/zero").exists() {
@@ -966,6 +967,28 @@ fn issue16_robots_file_is_read_up_to_the_limit() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert_eq!(out(&o), "allowed\t-\t-\thttps://shop.example/cart\n");
+    // The other commands that parse a robots.txt read it the same way.
+    let o = run_deadline(
+        &[
+            "check",
+            "--robots",
+            "/dev/zero",
+            "--agent",
+            "x",
+            "--format",
+            "tsv",
+            "/a",
+        ],
+        None,
+        60,
+    );
+    assert_eq!(out(&o), "allowed\t-\t-\t/a\n", "{}", err(&o));
+    let o = run_deadline(
+        &["diff", "--agent", "x", "/dev/zero", "/dev/zero", "-"],
+        Some(b"/a\n".to_vec()),
+        60,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
 }
 
 /// Issue 16.6: `--threads 20000` is capped, with a warning, and gives the same output.
