@@ -232,6 +232,12 @@ pub fn field_in<'a>(
         // PERF: no quote, no CSV parsing (the common case): split at the delimiter.
         return plain_field(line, format);
     }
+    if let Some(f) = simple_field(line, format.column, format.delimiter) {
+        // PERF: the common quoted case without csv-core's byte-at-a-time reading (issue 17.3
+        // measured it at +90 ns per line).
+        let f = trim(f);
+        return Ok(unquote(f).unwrap_or(Cow::Borrowed(f)));
+    }
     {
         let reader = match csv {
             Some(r) if r.delimiter == format.delimiter => r,
@@ -243,6 +249,33 @@ pub fn field_in<'a>(
         let unquoted: &'a Vec<u8> = buf;
         let f = trim(unquoted);
         Ok(unquote(f).unwrap_or(Cow::Borrowed(f)))
+    }
+}
+
+/// The `column`-th field (1-based) of a line that holds quotes, when RFC 4180 reads it as a
+/// plain slice: the fields before it have no quote, and it is either unquoted or one quoted
+/// run without `""`, closed right before a delimiter or the end. `None` otherwise (csv-core
+/// reads the line then).
+fn simple_field(line: &[u8], column: usize, delimiter: u8) -> Option<&[u8]> {
+    let mut start = 0;
+    for _ in 1..column {
+        let i = memchr::memchr(delimiter, &line[start..])?;
+        if memchr::memchr(b'"', &line[start..start + i]).is_some() {
+            return None;
+        }
+        start += i + 1;
+    }
+    let rest = &line[start..];
+    if let Some(inner) = rest.strip_prefix(b"\"") {
+        let close = memchr::memchr(b'"', inner)?;
+        match inner.get(close + 1) {
+            None => Some(&inner[..close]),
+            Some(&b) if b == delimiter => Some(&inner[..close]),
+            Some(_) => None,
+        }
+    } else {
+        // A quote inside an unquoted field is a plain byte.
+        Some(&rest[..memchr::memchr(delimiter, rest).unwrap_or(rest.len())])
     }
 }
 
@@ -575,6 +608,54 @@ mod tests {
             let mut buf = Vec::new();
             let got = field_in(line, f, &mut reader, &mut buf).map(|c| c.into_owned());
             assert_eq!(got, field_of(line, f));
+        }
+    }
+
+    /// The quick path for simple quoted lines reads the same fields as csv-core, on lines
+    /// made of every mix of plain, quoted, doubled-quote, spaced and unclosed fields.
+    #[test]
+    fn simple_quoted_fields_equal_csv_core() {
+        let pieces: [&[u8]; 9] = [
+            b"a",
+            b"\"b,c\"",
+            b"\"d\"\"e\"",
+            b" \"f\" ",
+            b"\"g",
+            b"h\"i",
+            b"",
+            b"\"\"",
+            b"\"j\"k",
+        ];
+        let mut reader = CsvFields::new(b',');
+        let mut want = Vec::new();
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let line = [a, b",", b, b",", c].concat();
+                    for column in 1..=4 {
+                        let f = LineFormat {
+                            column,
+                            delimiter: b',',
+                            decode_amp: false,
+                        };
+                        let ok = reader.field_into(&line, column, &mut want);
+                        let expected = if ok {
+                            let t = trim(&want);
+                            Ok(unquote(t).unwrap_or(Cow::Borrowed(t)).into_owned())
+                        } else {
+                            Err(Malformed::NoColumn)
+                        };
+                        let mut buf = Vec::new();
+                        let got = field_in(&line, f, &mut None, &mut buf).map(|c| c.into_owned());
+                        assert_eq!(
+                            got,
+                            expected,
+                            "{:?} column {column}",
+                            String::from_utf8_lossy(&line)
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -447,7 +447,13 @@ fn hint_invalid(err: &mut impl Write, t: &Summary, format: LineFormat) -> std::i
         pct(t.malformed, lines),
         why.join(", ")
     )?;
-    if let Some(first) = t.malformed_lines.first() {
+    if reasons.first().is_some_and(|r| r.1 == Malformed::TooLong) {
+        writeln!(
+            err,
+            "robotsmatch: hint: lines longer than --max-log-line are skipped; if the log's \
+             lines are that long, raise it (is this a log of URLs, one per line?)"
+        )?;
+    } else if let Some(first) = t.malformed_lines.first() {
         match suggest_column(&first.text, format) {
             Some((column, delimiter)) => writeln!(
                 err,
