@@ -133,6 +133,8 @@ impl CsvFields {
                 .delimiter(delimiter)
                 .quote(b'"')
                 .double_quote(true)
+                // A line has no line end left; a CR inside one is a plain byte.
+                .terminator(csv_core::Terminator::Any(b'\n'))
                 .build(),
             delimiter,
         }

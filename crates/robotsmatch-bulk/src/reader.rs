@@ -190,7 +190,11 @@ impl<'a> Iterator for Lines<'a> {
     fn next(&mut self) -> Option<Line<'a>> {
         if self.too_long {
             self.too_long = false;
-            let text = std::mem::take(&mut self.rest);
+            let mut text = std::mem::take(&mut self.rest);
+            if self.first {
+                self.first = false;
+                text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            }
             return Some(Line {
                 text: &text[..text.len().min(LINE_PREFIX)],
                 too_long: true,
@@ -206,11 +210,13 @@ impl<'a> Iterator for Lines<'a> {
             None => (rest, rest.len()),
         };
         self.rest = &rest[next..];
+        // The limit counts the line as read (a byte-order mark included), as a stream does.
+        let too_long = text.len() > self.max_line;
         if self.first {
             self.first = false;
             text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         }
-        if text.len() > self.max_line {
+        if too_long {
             return Some(Line {
                 text: &text[..LINE_PREFIX.min(text.len())],
                 too_long: true,
@@ -685,8 +691,9 @@ impl Stream {
                     return (Some(Piece::Lines(buf)), None);
                 }
                 None if buf.len() > max_line => {
-                    // Issue 16.3: a line longer than the limit is not kept.
-                    buf.truncate(LINE_PREFIX);
+                    // Issue 16.3: a line longer than the limit is not kept (three bytes more
+                    // than the prefix, for a byte-order mark that `Lines` drops).
+                    buf.truncate(LINE_PREFIX + 3);
                     self.skipping = !eof;
                     return (
                         Some(Piece::TooLong(buf)),
@@ -783,6 +790,12 @@ impl<'l> Source<'l> {
                     match piece {
                         Some(Piece::Lines(v)) => (Data::Owned(v), false, bytes),
                         Some(Piece::TooLong(v)) => (Data::Owned(v), true, bytes),
+                        // The end of a long line skipped at the end of the stream: an empty
+                        // chunk, so that its bytes are counted.
+                        None if bytes > 0 => {
+                            self.current = None;
+                            (Data::Owned(Vec::new()), false, bytes)
+                        }
                         None => {
                             self.current = None;
                             continue;
@@ -1242,6 +1255,25 @@ mod tests {
                     assert!(errors.is_empty());
                     assert_eq!(bytes, text.len() as u64, "skipped bytes are counted");
                 }
+            }
+        }
+        // A log that is one long line with a byte-order mark: the same line and the same
+        // byte count from a map and from a stream that ends while skipping it.
+        let only = dir.path().join("only.txt");
+        let mut one = b"\xEF\xBB\xBF".to_vec();
+        one.extend(std::iter::repeat_n(b'z', 5000));
+        std::fs::write(&only, &one).unwrap();
+        for mmap in [true, false] {
+            for max_line in [4999, 5001, 5003] {
+                let (got, _, bytes) =
+                    lines_of(&[LogPath::File(only.clone())], 1000, mmap, 1, max_line);
+                let want = if max_line < one.len() {
+                    vec![(vec![b'z'; LINE_PREFIX], true)]
+                } else {
+                    vec![(vec![b'z'; 5000], false)]
+                };
+                assert_eq!(got, want, "mmap {mmap} limit {max_line}");
+                assert_eq!(bytes, one.len() as u64, "mmap {mmap} limit {max_line}");
             }
         }
         // With a limit above the lines, nothing is cut.

@@ -578,7 +578,7 @@ fn http<R: BufRead>(
         }
     }
     let limit = body_limit as u64;
-    let raw: Box<dyn Read + '_> = if chunked {
+    let mut raw: Box<dyn Read + '_> = if chunked {
         Box::new(Dechunk::new(block))
     } else {
         match length {
@@ -587,11 +587,18 @@ fn http<R: BufRead>(
         }
     };
     let mut body = Vec::new();
-    let read = if gzip {
-        raw.take(GZIP_BODY_CAP.max(limit)).read_to_end(&mut body)
+    let keep = if gzip {
+        GZIP_BODY_CAP.max(limit)
     } else {
-        raw.take(limit).read_to_end(&mut body)
+        limit
     };
+    // The rest is read too (and dropped), so that a malformed chunked encoding past the
+    // limit is found whatever the limit.
+    let read = raw
+        .by_ref()
+        .take(keep)
+        .read_to_end(&mut body)
+        .and_then(|_| io::copy(&mut raw, &mut io::sink()));
     if let Err(e) = read {
         return match e.get_ref().and_then(|x| x.downcast_ref::<DechunkError>()) {
             Some(bad) => Ok(Err(bad.0.clone())),

@@ -204,18 +204,16 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     }
     if !store_empty && totals.urls() > 0 && totals.no_robots == totals.urls() {
         // Issue 17.4: a store whose keys match none of the log's hosts.
-        let robots = args.robots.as_deref().map_or_else(
-            || "the WARC files".to_string(),
-            |p| format!("'{}'", p.display()),
-        );
+        let robots = match args.robots.as_deref() {
+            Some(p) => format!("'{}' ({} files)", p.display(), store.file_count()),
+            None => format!("the WARC files ({} hosts captured)", store.file_count()),
+        };
         writeln!(
             err,
-            "robotsmatch: warning: none of the {} URLs' hosts has a robots.txt in {robots} \
-             ({} files), so every URL is allowed as 'no robots'; files are named after the \
-             host as in the URL, lower case: <host>.txt, <host>_<port>.txt or \
-             <host>/robots.txt",
+            "robotsmatch: warning: none of the {} URLs' hosts has a robots.txt in {robots}, \
+             so every URL is allowed as 'no robots'; files are named after the host as in \
+             the URL, lower case: <host>.txt, <host>_<port>.txt or <host>/robots.txt",
             totals.urls(),
-            store.file_count(),
         )?;
     }
     for e in &report.errors {

@@ -1222,7 +1222,7 @@ fn issue17_wrong_store_warns() {
     let e = err(&o);
     assert!(
         e.contains(&format!(
-            "warning: none of the 7 URLs' hosts has a robots.txt in '{}' (1 files)",
+            "warning: none of the 7 URLs' hosts has a robots.txt in '{}' (1 files), so",
             p(&other)
         )),
         "{e}"
