@@ -690,7 +690,10 @@ impl Stream {
                     self.carry = rest;
                     return (Some(Piece::Lines(buf)), None);
                 }
-                None if buf.len() > max_line => {
+                // Past the limit, once the prefix kept is whole (or at the end).
+                None if buf.len() > max_line
+                    && (eof || buf.len() > max_line.max(LINE_PREFIX + 3)) =>
+                {
                     // Issue 16.3: a line longer than the limit is not kept (three bytes more
                     // than the prefix, for a byte-order mark that `Lines` drops).
                     buf.truncate(LINE_PREFIX + 3);
@@ -1133,7 +1136,8 @@ mod tests {
             || (),
             |_, c| {
                 assert!(
-                    c.data.len() <= chunk_size + max_line + 2 || (mmap && !c.too_long),
+                    c.data.len() <= chunk_size + max_line.max(LINE_PREFIX + 3) + 2
+                        || (mmap && !c.too_long),
                     "a stream chunk is bounded: {} bytes",
                     c.data.len()
                 );
@@ -1326,5 +1330,31 @@ mod tests {
         };
         let finished = run(&[], &config, || (), |_, _| (), |_, _| Ok(())).unwrap();
         assert_eq!(finished.workers.len(), max_threads());
+    }
+
+    /// Found by the `reader` fuzz target: with chunks smaller than the kept prefix, a long
+    /// line kept fewer than 256 bytes from a stream (what the first read held) and 256 from a
+    /// map; and a line over the limit that ends within the prefix is whole in both.
+    #[test]
+    fn issue16_long_line_prefix_does_not_depend_on_the_chunk_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = vec![b'q'; 300];
+        text.extend_from_slice(b"\n");
+        text.extend(std::iter::repeat_n(b'r', 100));
+        text.extend_from_slice(b"\nend");
+        let p = dir.path().join("log.txt");
+        std::fs::write(&p, &text).unwrap();
+        let want = vec![
+            (vec![b'q'; LINE_PREFIX], true),
+            (vec![b'r'; 100], true),
+            (b"end".to_vec(), false),
+        ];
+        for chunk in [1, 7, 117, 255, 256, 4096] {
+            for mmap in [true, false] {
+                let (got, _, bytes) = lines_of(&[LogPath::File(p.clone())], chunk, mmap, 1, 48);
+                assert_eq!(got, want, "chunk {chunk} mmap {mmap}");
+                assert_eq!(bytes, text.len() as u64);
+            }
+        }
     }
 }
