@@ -592,6 +592,8 @@ struct Stream {
     skipping: bool,
     /// The stream has ended (or failed).
     done: bool,
+    /// A line over the limit cut by a read error, handed out after the lines before it.
+    cut_long: Option<Vec<u8>>,
 }
 
 /// What a stream hands out.
@@ -613,6 +615,7 @@ impl Stream {
             after_cr: false,
             skipping: false,
             done: false,
+            cut_long: None,
         }
     }
 
@@ -623,6 +626,9 @@ impl Stream {
     /// skipped. `None` at the end; a read error ends the stream after the complete lines
     /// before it (the cut line is dropped) and is returned as a message.
     fn next(&mut self, size: usize, max_line: usize) -> (Option<Piece>, Option<String>) {
+        if let Some(long) = self.cut_long.take() {
+            return (Some(Piece::TooLong(long)), None);
+        }
         while !self.done {
             let mut buf = std::mem::take(&mut self.carry);
             let old = buf.len();
@@ -677,14 +683,24 @@ impl Stream {
                     if buf[end - 1] == b'\r' && end == buf.len() && !eof {
                         self.after_cr = true;
                     }
-                    let rest = buf.split_off(end);
+                    let mut rest = buf.split_off(end);
                     if eof {
                         // The end: an unterminated last line is a line, unless a read
-                        // error cut it.
-                        let message = cut_message(rest.len(), self.offset, &self.name);
+                        // error cut it (a cut line already over the limit is handed out as
+                        // too long next, as it would have been had the error come later).
                         if failure.is_none() {
                             buf.extend_from_slice(&rest);
+                            return (Some(Piece::Lines(buf)), None);
                         }
+                        if rest.len() > max_line {
+                            rest.truncate(LINE_PREFIX + 3);
+                            self.cut_long = Some(rest);
+                            return (
+                                Some(Piece::Lines(buf)),
+                                cut_message(0, self.offset, &self.name),
+                            );
+                        }
+                        let message = cut_message(rest.len(), self.offset, &self.name);
                         return (Some(Piece::Lines(buf)), message);
                     }
                     self.carry = rest;
@@ -1355,6 +1371,42 @@ mod tests {
                 assert_eq!(got, want, "chunk {chunk} mmap {mmap}");
                 assert_eq!(bytes, text.len() as u64);
             }
+        }
+    }
+
+    /// A reader that gives `data`, then fails.
+    struct Failing(io::Cursor<Vec<u8>>);
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.0.read(buf)? {
+                0 => Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
+                n => Ok(n),
+            }
+        }
+    }
+
+    /// Found by the `reader` fuzz target: when the read that fails also ends a line, a cut
+    /// line already over the limit is still handed out as too long (as it is when the error
+    /// comes in a later read), after the lines before it; a shorter cut line is dropped.
+    #[test]
+    fn issue16_cut_line_over_the_limit_is_too_long_whichever_read_fails() {
+        for (tail, want_long) in [(100, true), (40, false)] {
+            let mut data = b"a\n".to_vec();
+            data.extend(std::iter::repeat_n(b'x', tail));
+            let mut stream = Stream::new(Box::new(Failing(io::Cursor::new(data))), "t".into());
+            let (piece, message) = stream.next(4096, 48);
+            assert!(matches!(piece, Some(Piece::Lines(ref v)) if v == b"a\n"));
+            let message = message.unwrap_or_default();
+            assert!(message.contains("truncated gzip stream"), "{message}");
+            assert_eq!(message.contains("was dropped"), !want_long, "{message}");
+            let (piece, _) = stream.next(4096, 48);
+            match piece {
+                Some(Piece::TooLong(v)) => assert!(want_long && v == vec![b'x'; tail]),
+                None => assert!(!want_long),
+                Some(Piece::Lines(_)) => panic!("a cut line is not a line"),
+            }
+            assert!(stream.next(4096, 48).0.is_none());
         }
     }
 }
