@@ -940,7 +940,10 @@ fn describe_read_error(name: &str, e: &io::Error, offset: u64, cut: usize) -> St
     } else {
         String::new()
     };
-    format!("{name}: {what} after {offset} bytes: every complete line before it was read{dropped}")
+    format!(
+        "{name}: {what} after {offset} bytes of text: every complete line before it was \
+         read{dropped}"
+    )
 }
 
 #[cfg(test)]
