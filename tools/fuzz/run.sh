@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 seconds=${1:-1800}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse matcher canon classify warc)
+[ ${#targets[@]} -gt 0 ] || targets=(parse matcher canon classify warc reader)
 shared=../../../shared/corpora
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
@@ -22,6 +22,11 @@ for t in "${targets[@]}"; do
     fi
   elif [ "$t" = classify ] && [ -d "$shared/urls" ] && [ -z "$(ls -A "corpus/$t")" ]; then
     zcat "$shared/urls/reddit-2010-01.txt.gz" | head -20000 | split -l 200 - "corpus/$t/log-" || true
+  elif [ "$t" = reader ] && [ -d "$shared/urls" ] && [ -z "$(ls -A "corpus/$t")" ]; then
+    # Real log lines, as they are, with CR line ends, and gzip-compressed (the target's input
+    # is arbitrary-derived, so these only seed its text).
+    { zcat "$shared/urls/reddit-2010-01.txt.gz" || true; } | head -2000 | split -l 100 - "corpus/$t/log-"
+    for f in corpus/$t/log-*; do tr '\n' '\r' < "$f" > "$f.cr"; gzip -c "$f" > "$f.gz"; done
   elif [ "$t" = warc ] && [ -z "$(ls -A "corpus/$t")" ]; then
     # The committed test WARC (gzip members), and its first records uncompressed.
     cp ../../corpora/warc/sample.warc.gz "corpus/$t/"

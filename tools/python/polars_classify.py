@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Classify a crawl log with Polars and robotsmatch, one process.
 
-    .venv-py/bin/pip install polars
+    .venv-py/bin/pip install -r tools/python/requirements-examples.txt   # polars, pyarrow
     .venv-py/bin/python tools/python/polars_classify.py                      # corpora/sample
     .venv-py/bin/python tools/python/polars_classify.py --robots ../shared/corpora/robots \\
         ../shared/corpora/urls/reddit-2010-0*.txt.gz

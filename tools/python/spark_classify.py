@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Classify a crawl log with PySpark (local mode by default) and robotsmatch.
 
-    .venv-py/bin/pip install pyspark            # needs a Java runtime (java -version)
+    .venv-py/bin/pip install -r tools/python/requirements-examples.txt   # needs Java 17 (java -version)
     .venv-py/bin/python tools/python/spark_classify.py                       # corpora/sample
     .venv-py/bin/python tools/python/spark_classify.py --robots ../shared/corpora/robots \\
         ../shared/corpora/urls/reddit-2010-0*.txt.gz

@@ -25,10 +25,10 @@ use std::sync::{Arc, Mutex};
 use robotsmatch::canon::{canonicalize_into, is_canonical};
 use robotsmatch::{Cache, Decision, RuleRef};
 
-use crate::logline::{self, LineFormat, Malformed};
+use crate::logline::{self, CsvFields, LineFormat, Malformed};
 use crate::reader::{self, Chunk, LogError, LogPath, ReadConfig};
 use crate::store::{AllRules, Entry, HostRules, Store};
-use crate::summary::{MalformedLine, RuleTally, Summary, MALFORMED_KEPT};
+use crate::summary::{MalformedLine, RuleTally, Summary, MALFORMED_KEPT, MALFORMED_TEXT_KEPT};
 
 /// How a URL was decided.
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +74,8 @@ impl<'a> Classified<'a> {
 /// A line (or a URL given directly) without a usable URL.
 #[derive(Clone, Copy, Debug)]
 pub struct Invalid<'a> {
-    /// The line as read (without its line end).
+    /// The line as read (without its line end); for [`Malformed::TooLong`], its first
+    /// [`reader::LINE_PREFIX`] bytes.
     pub line: &'a [u8],
     /// Why.
     pub reason: Malformed,
@@ -148,8 +149,11 @@ pub struct Progress {
 pub struct Report {
     /// The counts, hosts, rules and malformed lines.
     pub summary: Summary,
-    /// Logs that ended badly (the lines before were classified).
+    /// Logs that ended badly (every complete line before the cut was classified; the
+    /// message says how many).
     pub errors: Vec<LogError>,
+    /// Bytes of log text read (after gzip decompression), over all logs.
+    pub bytes: u64,
     /// The number of worker threads used.
     pub threads: usize,
     /// Entries in the workers' host tables (each thread has its own: a host seen by both
@@ -206,9 +210,18 @@ impl Classifier {
         self
     }
 
-    /// Worker threads (at least 1).
+    /// Worker threads: at least 1, at most [`reader::max_threads`] (more are run as that
+    /// many; [`Classifier::thread_count`] tells).
     pub fn threads(mut self, threads: usize) -> Classifier {
-        self.read.threads = threads.max(1);
+        self.read.threads = threads.clamp(1, reader::max_threads());
+        self
+    }
+
+    /// The longest log line kept, in bytes ([`ReadConfig::max_line`], default
+    /// [`reader::DEFAULT_MAX_LINE`]): a longer line is [`Malformed::TooLong`], and only its
+    /// first [`reader::LINE_PREFIX`] bytes are read into memory or reported.
+    pub fn max_line(mut self, bytes: usize) -> Classifier {
+        self.read.max_line = bytes.max(1);
         self
     }
 
@@ -293,6 +306,12 @@ impl Classifier {
             },
         )?;
         let mut summary = Summary::default();
+        let mut errors = finished.errors;
+        for e in &mut errors {
+            let lines = line_base.get(e.log).copied().unwrap_or(0);
+            e.message
+                .push_str(&format!(" ({lines} lines of it classified)"));
+        }
         let (mut table_entries, mut table_memory, mut cache_memory) = (0, 0, 0);
         for mut worker in finished.workers {
             table_entries += worker.hosts_seen();
@@ -306,7 +325,8 @@ impl Classifier {
         summary.malformed_lines = malformed;
         Ok(Report {
             summary,
-            errors: finished.errors,
+            errors,
+            bytes: progress.bytes,
             threads: self.read.threads,
             table_entries,
             table_memory,
@@ -621,6 +641,8 @@ struct Counts {
     unreachable: u64,
     blank: u64,
     malformed: u64,
+    /// Inputs without a URL, by [`Malformed::index`].
+    reasons: [u64; Malformed::ALL.len()],
 }
 
 /// Buffers reused for every URL, so that the common path allocates nothing.
@@ -634,6 +656,10 @@ struct Buffers {
     host: Vec<u8>,
     /// A path that had to be canonicalised.
     path: Vec<u8>,
+    /// A CSV field without its doubled quotes, when it was also quoted the lenient way.
+    unquoted: Vec<u8>,
+    /// The CSV reader, made on the first line with a quote.
+    csv: Option<CsvFields>,
 }
 
 /// One thread's state: its host table, its lazy-DFA caches, its counters, buffers. Make one
@@ -726,6 +752,7 @@ impl Worker {
             unreachable: c.unreachable,
             blank: c.blank,
             malformed: c.malformed,
+            reasons: c.reasons,
             ..Summary::default()
         };
         for (pos, reason, text) in self.malformed.drain(..) {
@@ -807,23 +834,38 @@ impl Worker {
         let mut batch = sink.batch(chunk.data.len());
         let lines_before = self.counts.lines;
         let urls_before = self.counts.allowed + self.counts.disallowed;
-        let mut data = chunk.data;
-        if data.last() == Some(&b'\n') {
-            data = &data[..data.len() - 1];
-        }
-        if !chunk.data.is_empty() {
-            let base = chunk.seq << 32;
-            let mut start = 0;
-            let ends = memchr::memchr_iter(b'\n', data).chain(std::iter::once(data.len()));
-            for (index, end) in ends.enumerate() {
-                let raw = &data[start..end];
-                start = end + 1;
-                let line = logline::clean_line(raw, chunk.first && index == 0);
-                self.pos = base | index as u64;
-                match self.classify(Field::Line(line), None) {
-                    Ok(c) => sink.url(&mut batch, &c),
-                    Err(reason) => sink.invalid(&mut batch, &Invalid { line, reason }),
-                }
+        let base = chunk.seq << 32;
+        for (index, line) in chunk.lines().enumerate() {
+            self.pos = base | index as u64;
+            if line.too_long {
+                // Issue 16.3: never parsed; only its first bytes were kept.
+                self.counts.lines += 1;
+                let reason = Malformed::TooLong;
+                note_invalid(
+                    &mut self.counts,
+                    &mut self.malformed,
+                    self.pos,
+                    reason,
+                    line.text,
+                );
+                sink.invalid(
+                    &mut batch,
+                    &Invalid {
+                        line: line.text,
+                        reason,
+                    },
+                );
+                continue;
+            }
+            match self.classify(Field::Line(line.text), None) {
+                Ok(c) => sink.url(&mut batch, &c),
+                Err(reason) => sink.invalid(
+                    &mut batch,
+                    &Invalid {
+                        line: line.text,
+                        reason,
+                    },
+                ),
             }
         }
         let malformed = self
@@ -867,7 +909,13 @@ impl Worker {
         let source = match field {
             Field::Line(line) | Field::Url(line) => line,
         };
-        let text: &'w [u8] = match find_url(field, *format, &mut bufs.text) {
+        let text: &'w [u8] = match find_url(
+            field,
+            *format,
+            &mut bufs.csv,
+            &mut bufs.text,
+            &mut bufs.unquoted,
+        ) {
             Ok(text) => text,
             Err(reason) => {
                 note_invalid(counts, malformed, *pos, reason, source);
@@ -995,13 +1043,15 @@ impl Worker {
     }
 }
 
-/// The URL field of an input (a CSV field with doubled quotes is copied into `buf`), or why
-/// there is none.
+/// The URL field of an input (a quoted CSV field is unquoted into `buf`, or `unquoted`), or
+/// why there is none.
 #[inline]
 fn find_url<'a>(
     field: Field<'a>,
     format: LineFormat,
+    csv: &mut Option<CsvFields>,
     buf: &'a mut Vec<u8>,
+    unquoted: &'a mut Vec<u8>,
 ) -> Result<&'a [u8], Malformed> {
     match field {
         Field::Url(url) => Ok(url),
@@ -1009,11 +1059,11 @@ fn find_url<'a>(
             if logline::trim(line).is_empty() {
                 return Err(Malformed::Blank);
             }
-            match logline::field(line, format) {
+            match logline::field_in(line, format, csv, buf) {
                 Ok(Cow::Borrowed(text)) => Ok(text),
                 Ok(Cow::Owned(text)) => {
-                    *buf = text;
-                    Ok(&buf[..])
+                    *unquoted = text;
+                    Ok(&unquoted[..])
                 }
                 Err(reason) => Err(reason),
             }
@@ -1030,12 +1080,18 @@ fn note_invalid(
     reason: Malformed,
     text: &[u8],
 ) {
+    counts.reasons[reason.index()] += 1;
     if reason == Malformed::Blank {
         counts.blank += 1;
     } else {
         counts.malformed += 1;
         if malformed.len() < MALFORMED_KEPT {
-            malformed.push((pos, reason, text.to_vec()));
+            // Issue 16.3: a prefix is enough for the report (a malformed line can be long).
+            malformed.push((
+                pos,
+                reason,
+                text[..text.len().min(MALFORMED_TEXT_KEPT)].to_vec(),
+            ));
         }
     }
 }

@@ -4,8 +4,9 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// A robots store could not be opened: a path that cannot be read or listed. The message
-/// names the path; [`std::error::Error::source`] is the I/O error.
+/// A robots store could not be opened: a path that cannot be read or listed, or a WARC file
+/// without a single record. The message names the path; [`std::error::Error::source`] is the
+/// I/O error (`InvalidData` for a file that is not a WARC).
 #[derive(Debug)]
 pub struct Error {
     kind: ErrorKind,
@@ -24,6 +25,8 @@ pub(crate) enum ErrorKind {
     RobotsFile,
     /// Reading a WARC file.
     WarcFile,
+    /// A WARC file in which no record was found.
+    NoWarcRecord,
 }
 
 impl Error {
@@ -54,6 +57,7 @@ impl fmt::Display for Error {
             ErrorKind::ListDir => write!(f, "cannot list robots directory '{path}'"),
             ErrorKind::RobotsFile => write!(f, "cannot read robots.txt file '{path}'"),
             ErrorKind::WarcFile => write!(f, "cannot read WARC file '{path}'"),
+            ErrorKind::NoWarcRecord => write!(f, "'{path}' holds no WARC record"),
         }
     }
 }

@@ -4,7 +4,16 @@
 //! Plain files are memory-mapped and cut in place; gzip files (detected by magic bytes, any
 //! number of members) and stdin are read by whichever worker takes the next chunk, which fills
 //! a buffer and carries the incomplete last line over to the next chunk, so every source feeds
-//! the same pipeline. This is the only place where logs are read and cut into lines.
+//! the same pipeline. This is the only place where logs are read and cut into lines
+//! ([`Chunk::lines`]).
+//!
+//! A line ends at LF, CR LF or a lone CR (logs written on old Macs, or by tools that emit CR
+//! only). A line longer than [`ReadConfig::max_line`] is not kept: the reader passes on only
+//! its first [`LINE_PREFIX`] bytes, marked [`Line::too_long`], and skips the rest of it to the
+//! next line end, so a stream without a newline costs neither memory nor time beyond one pass
+//! (each byte read is searched once). A stream that ends badly (a truncated gzip member, a read
+//! error) yields every complete line read before the cut; the cut line is dropped and counted
+//! in the [`LogError`].
 //!
 //! Workers pull chunks one at a time as they finish the previous one (no window barrier, so
 //! no core waits for the slowest chunk of a window), and at most `4 × threads` chunks are
@@ -54,32 +63,55 @@ pub struct ReadConfig {
     pub chunk_size: usize,
     /// Memory-map plain files (otherwise they are read like streams).
     pub mmap: bool,
-    /// Worker threads (at least 1).
+    /// Worker threads (at least 1; at most [`max_threads`], more are run as that many).
     pub threads: usize,
+    /// The longest line kept, in bytes (without its line end); a longer line is passed on as
+    /// its first [`LINE_PREFIX`] bytes, marked [`Line::too_long`].
+    pub max_line: usize,
 }
 
 impl Default for ReadConfig {
-    /// 1 MiB chunks, memory-mapped, one thread per core.
+    /// 1 MiB chunks, memory-mapped, one thread per core, lines of at most
+    /// [`DEFAULT_MAX_LINE`] bytes.
     fn default() -> ReadConfig {
         ReadConfig {
             chunk_size: 1 << 20,
             mmap: true,
             threads: default_threads(),
+            max_line: DEFAULT_MAX_LINE,
         }
     }
 }
+
+/// The default of [`ReadConfig::max_line`]: 1 MiB, far above any real URL (browsers stop
+/// at 2 MB, servers and crawlers much earlier) while bounding what one line can cost.
+pub const DEFAULT_MAX_LINE: usize = 1 << 20;
+
+/// How many bytes of a line longer than [`ReadConfig::max_line`] are kept, for the output and
+/// the report of malformed lines.
+pub const LINE_PREFIX: usize = 256;
 
 /// One thread per core (1 when that cannot be told).
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The most worker threads a run uses: 4 per core, and at least 16. Classification is CPU
+/// bound, so threads beyond the cores only cost memory (each keeps its own host table and
+/// caches, and up to four chunks of input wait for each); 20,000 threads used to exhaust the
+/// machine (issue 16).
+pub fn max_threads() -> usize {
+    (4 * default_threads()).max(16)
+}
+
 /// The smallest chunk the end-of-file split goes down to (unless the chunk size is smaller).
 const MIN_CHUNK: usize = 64 << 10;
 
-/// One chunk of a log: whole lines (the last may lack its newline at end of input).
+/// One chunk of a log: whole lines (the last may lack its line end at end of input). Read
+/// its lines with [`Chunk::lines`].
 pub struct Chunk<'a> {
-    /// The bytes of the chunk.
+    /// The bytes of the chunk (for a chunk that is [`Chunk::too_long`], the first bytes of
+    /// its one line).
     pub data: &'a [u8],
     /// Index of the log in the list given to [`run`].
     pub log: usize,
@@ -87,11 +119,121 @@ pub struct Chunk<'a> {
     pub first: bool,
     /// The chunk's position in the input, over all logs (0, 1, 2, ...).
     pub seq: u64,
+    /// True when the chunk is one line longer than [`ReadConfig::max_line`], of which `data`
+    /// holds the first [`LINE_PREFIX`] bytes (the rest was skipped unread by anyone).
+    pub too_long: bool,
+    max_line: usize,
+}
+
+impl<'a> Chunk<'a> {
+    /// A chunk of whole lines held in memory (for tests and tools), with the default line
+    /// limit.
+    pub fn new(data: &'a [u8], first: bool) -> Chunk<'a> {
+        Chunk {
+            data,
+            log: 0,
+            first,
+            seq: 0,
+            too_long: false,
+            max_line: DEFAULT_MAX_LINE,
+        }
+    }
+
+    /// The same chunk with another line limit (see [`ReadConfig::max_line`]).
+    pub fn max_line(mut self, bytes: usize) -> Chunk<'a> {
+        self.max_line = bytes;
+        self
+    }
+
+    /// The lines of the chunk, in order, without their line ends (LF, CR LF or a lone CR)
+    /// and, on the first line of a log, without a UTF-8 byte-order mark.
+    ///
+    /// ```
+    /// use robotsmatch_bulk::reader::Chunk;
+    ///
+    /// let lines: Vec<&[u8]> = Chunk::new(b"a\r\nb\rc\n\nd", false).lines().map(|l| l.text).collect();
+    /// assert_eq!(lines, [&b"a"[..], b"b", b"c", b"", b"d"]);
+    /// ```
+    pub fn lines(&self) -> Lines<'a> {
+        Lines {
+            rest: self.data,
+            first: self.first,
+            too_long: self.too_long,
+            max_line: self.max_line,
+        }
+    }
+}
+
+/// One line of a chunk (see [`Chunk::lines`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// The line without its line end; for a line that is [`Line::too_long`], its first
+    /// [`LINE_PREFIX`] bytes.
+    pub text: &'a [u8],
+    /// The line is longer than [`ReadConfig::max_line`]: it holds no usable URL.
+    pub too_long: bool,
+}
+
+/// The lines of a chunk: see [`Chunk::lines`].
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    rest: &'a [u8],
+    first: bool,
+    too_long: bool,
+    max_line: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.too_long {
+            self.too_long = false;
+            let mut text = std::mem::take(&mut self.rest);
+            if self.first {
+                self.first = false;
+                text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            }
+            return Some(Line {
+                text: &text[..text.len().min(LINE_PREFIX)],
+                too_long: true,
+            });
+        }
+        if self.rest.is_empty() {
+            return None;
+        }
+        let rest = self.rest;
+        let (mut text, next) = match memchr::memchr2(b'\n', b'\r', rest) {
+            Some(i) if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') => (&rest[..i], i + 2),
+            Some(i) => (&rest[..i], i + 1),
+            None => (rest, rest.len()),
+        };
+        self.rest = &rest[next..];
+        // The limit counts the line as read (a byte-order mark included), as a stream does.
+        let too_long = text.len() > self.max_line;
+        if self.first {
+            self.first = false;
+            text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        }
+        if too_long {
+            return Some(Line {
+                text: &text[..LINE_PREFIX.min(text.len())],
+                too_long: true,
+            });
+        }
+        Some(Line {
+            text,
+            too_long: false,
+        })
+    }
 }
 
 /// Something that went wrong with a log but did not stop the run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogError {
+    /// The index of the log in the list given to [`run`].
+    pub log: usize,
     /// What happened, naming the log.
     pub message: String,
 }
@@ -164,7 +306,7 @@ where
     P: Fn(&mut W, &Chunk<'_>) -> R + Sync,
     C: FnMut(R, u64) -> io::Result<()>,
 {
-    let threads = config.threads.max(1);
+    let threads = config.threads.clamp(1, max_threads());
     let ahead = (threads * 4) as u64;
     let source = Mutex::new(Source::new(logs, config));
     let shared = Shared {
@@ -181,10 +323,30 @@ where
         space: Condvar::new(),
     };
     let (workers, consumed) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| scope.spawn(|| work(&shared, &source, ahead, &init, &process)))
-            .collect();
+        let mut handles = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            // A thread the system refuses (too many, no memory) must not leave the others
+            // waiting for a consumer that never runs: go on with those that started.
+            match std::thread::Builder::new()
+                .spawn_scoped(scope, || work(&shared, &source, ahead, &init, &process))
+            {
+                Ok(h) => handles.push(h),
+                Err(e) if handles.is_empty() => {
+                    let mut st = shared.lock();
+                    st.failure = Some(io::Error::new(
+                        e.kind(),
+                        format!("cannot start a worker thread: {e}"),
+                    ));
+                    st.stop = true;
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        // A panicking consumer must not leave the workers waiting for room forever.
+        let guard = PanicGuard(&shared);
         let consumed = consume_in_order(&shared, &mut consume);
+        drop(guard);
         if consumed.is_err() {
             shared.lock().stop = true;
             shared.space.notify_all();
@@ -311,9 +473,11 @@ where
                     log: taken.log,
                     first: taken.first,
                     seq: taken.seq,
+                    too_long: taken.too_long,
+                    max_line: taken.max_line,
                 };
                 let result = process(&mut state, &chunk);
-                let (bytes, seq) = (chunk.data.len() as u64, chunk.seq);
+                let (bytes, seq) = (taken.bytes, chunk.seq);
                 drop(taken);
                 let mut st = shared.lock();
                 let i = (seq - st.base) as usize;
@@ -397,19 +561,176 @@ struct Taken {
     log: usize,
     first: bool,
     seq: u64,
+    too_long: bool,
+    max_line: usize,
+    /// Bytes of the log this chunk accounts for (for a stream: read since the last chunk,
+    /// the skipped part of a long line included).
+    bytes: u64,
 }
 
 /// The log being read.
 enum Current {
-    Mapped {
-        map: Arc<memmap2::Mmap>,
-        pos: usize,
-    },
-    Stream {
-        reader: Box<dyn Read + Send>,
-        carry: Vec<u8>,
-        name: String,
-    },
+    Mapped { map: Arc<memmap2::Mmap>, pos: usize },
+    Stream(Stream),
+}
+
+/// A log read as a stream (gzip, stdin, or a file that is not mapped), cut into pieces of
+/// whole lines.
+struct Stream {
+    reader: Box<dyn Read + Send>,
+    name: String,
+    /// The start of a line whose end has not been read yet (it holds no line end).
+    carry: Vec<u8>,
+    /// Bytes read so far.
+    offset: u64,
+    /// Bytes read since the last piece was handed out.
+    unaccounted: u64,
+    /// The last piece ended with a CR at the end of what was read: an LF read next is the
+    /// second half of a CR LF.
+    after_cr: bool,
+    /// Skipping the rest of a line longer than the limit.
+    skipping: bool,
+    /// The stream has ended (or failed).
+    done: bool,
+    /// A line over the limit cut by a read error, handed out after the lines before it.
+    cut_long: Option<Vec<u8>>,
+}
+
+/// What a stream hands out.
+enum Piece {
+    /// Whole lines (the last one may lack its line end at the end of the stream).
+    Lines(Vec<u8>),
+    /// The first bytes of a line longer than the limit.
+    TooLong(Vec<u8>),
+}
+
+impl Stream {
+    fn new(reader: Box<dyn Read + Send>, name: String) -> Stream {
+        Stream {
+            reader,
+            name,
+            carry: Vec::new(),
+            offset: 0,
+            unaccounted: 0,
+            after_cr: false,
+            skipping: false,
+            done: false,
+            cut_long: None,
+        }
+    }
+
+    /// The next piece: up to `size` bytes read after the carried-over start of a line, cut
+    /// after the last line end (the rest is carried over). Only the bytes just read are
+    /// searched, so a line without an end costs one pass. A line that grows past
+    /// `max_line` is handed out as its first [`LINE_PREFIX`] bytes and the rest of it is
+    /// skipped. `None` at the end; a read error ends the stream after the complete lines
+    /// before it (the cut line is dropped) and is returned as a message.
+    fn next(&mut self, size: usize, max_line: usize) -> (Option<Piece>, Option<String>) {
+        if let Some(long) = self.cut_long.take() {
+            return (Some(Piece::TooLong(long)), None);
+        }
+        while !self.done {
+            let mut buf = std::mem::take(&mut self.carry);
+            let old = buf.len();
+            buf.resize(old + size, 0);
+            let (n, failure) = read_full(&mut *self.reader, &mut buf[old..]);
+            buf.truncate(old + n);
+            self.offset += n as u64;
+            self.unaccounted += n as u64;
+            let eof = n < size;
+            let mut new = old;
+            if self.after_cr && n > 0 {
+                self.after_cr = false;
+                if buf[old] == b'\n' {
+                    // The LF of a CR LF cut between two reads: the CR ended the line.
+                    buf.remove(old);
+                }
+            }
+            if eof {
+                self.done = true;
+            }
+            let cut_message = |cut: usize, offset: u64, name: &str| {
+                failure
+                    .as_ref()
+                    .map(|e| describe_read_error(name, e, offset, cut))
+            };
+            if self.skipping {
+                // Drop everything up to the end of the long line.
+                let Some(i) = memchr::memchr2(b'\n', b'\r', &buf) else {
+                    if eof {
+                        return (None, cut_message(0, self.offset, &self.name));
+                    }
+                    continue;
+                };
+                self.skipping = false;
+                let mut next = i + 1;
+                if buf[i] == b'\r' {
+                    if next < buf.len() {
+                        next += usize::from(buf[next] == b'\n');
+                    } else if !eof {
+                        self.after_cr = true;
+                    }
+                }
+                buf.drain(..next);
+                new = 0;
+                if buf.is_empty() && !eof {
+                    continue;
+                }
+            }
+            match memchr::memrchr2(b'\n', b'\r', &buf[new..]) {
+                Some(j) => {
+                    let end = new + j + 1;
+                    if buf[end - 1] == b'\r' && end == buf.len() && !eof {
+                        self.after_cr = true;
+                    }
+                    let mut rest = buf.split_off(end);
+                    if eof {
+                        // The end: an unterminated last line is a line, unless a read
+                        // error cut it (a cut line already over the limit is handed out as
+                        // too long next, as it would have been had the error come later).
+                        if failure.is_none() {
+                            buf.extend_from_slice(&rest);
+                            return (Some(Piece::Lines(buf)), None);
+                        }
+                        if rest.len() > max_line {
+                            rest.truncate(LINE_PREFIX + 3);
+                            self.cut_long = Some(rest);
+                            return (
+                                Some(Piece::Lines(buf)),
+                                cut_message(0, self.offset, &self.name),
+                            );
+                        }
+                        let message = cut_message(rest.len(), self.offset, &self.name);
+                        return (Some(Piece::Lines(buf)), message);
+                    }
+                    self.carry = rest;
+                    return (Some(Piece::Lines(buf)), None);
+                }
+                // Past the limit, once the prefix kept is whole (or at the end).
+                None if buf.len() > max_line
+                    && (eof || buf.len() > max_line.max(LINE_PREFIX + 3)) =>
+                {
+                    // Issue 16.3: a line longer than the limit is not kept (three bytes more
+                    // than the prefix, for a byte-order mark that `Lines` drops).
+                    buf.truncate(LINE_PREFIX + 3);
+                    self.skipping = !eof;
+                    return (
+                        Some(Piece::TooLong(buf)),
+                        cut_message(0, self.offset, &self.name),
+                    );
+                }
+                None if eof => {
+                    let message = cut_message(buf.len(), self.offset, &self.name);
+                    if failure.is_some() || buf.is_empty() {
+                        return (None, message);
+                    }
+                    return (Some(Piece::Lines(buf)), message);
+                }
+                None => self.carry = buf,
+            }
+        }
+        (None, None)
+    }
 }
 
 /// The logs, read one after the other, cut into chunks.
@@ -418,6 +739,7 @@ struct Source<'l> {
     chunk_size: usize,
     mmap: bool,
     threads: usize,
+    max_line: usize,
     /// The next log to open.
     next_log: usize,
     /// The log being read and its index.
@@ -435,7 +757,8 @@ impl<'l> Source<'l> {
             logs,
             chunk_size: config.chunk_size.max(1),
             mmap: config.mmap,
-            threads: config.threads.max(1),
+            threads: config.threads.clamp(1, max_threads()),
+            max_line: config.max_line.max(1),
             next_log: 0,
             current: None,
             first: true,
@@ -461,48 +784,52 @@ impl<'l> Source<'l> {
                 continue;
             };
             let log = *log;
-            let data = match current {
+            let (data, too_long, bytes) = match current {
                 Current::Mapped { map, pos } => {
                     let len = map.len();
                     if *pos >= len {
-                        None
-                    } else {
-                        let start = *pos;
-                        let end = mapped_chunk_end(map, start, self.chunk_size, self.threads);
-                        *pos = end;
-                        Some(Data::Mapped(map.clone(), start, end))
+                        self.current = None;
+                        continue;
+                    }
+                    let start = *pos;
+                    let end = mapped_chunk_end(map, start, self.chunk_size, self.threads);
+                    *pos = end;
+                    (
+                        Data::Mapped(map.clone(), start, end),
+                        false,
+                        (end - start) as u64,
+                    )
+                }
+                Current::Stream(stream) => {
+                    let (piece, failure) = stream.next(self.chunk_size, self.max_line);
+                    if let Some(message) = failure {
+                        self.errors.push(LogError { log, message });
+                    }
+                    let bytes = std::mem::take(&mut stream.unaccounted);
+                    match piece {
+                        Some(Piece::Lines(v)) => (Data::Owned(v), false, bytes),
+                        Some(Piece::TooLong(v)) => (Data::Owned(v), true, bytes),
+                        // The end of a long line skipped at the end of the stream: an empty
+                        // chunk, so that its bytes are counted.
+                        None if bytes > 0 => {
+                            self.current = None;
+                            (Data::Owned(Vec::new()), false, bytes)
+                        }
+                        None => {
+                            self.current = None;
+                            continue;
+                        }
                     }
                 }
-                Current::Stream {
-                    reader,
-                    carry,
-                    name,
-                } => {
-                    let (buf, failure, eof) = read_chunk(reader, carry, self.chunk_size);
-                    if let Some(e) = failure {
-                        self.errors.push(LogError {
-                            message: describe_read_error(name, &e),
-                        });
-                    }
-                    if eof {
-                        carry.clear();
-                    }
-                    match (buf.is_empty(), eof) {
-                        (false, _) => Some(Data::Owned(buf)),
-                        (true, true) => None,
-                        (true, false) => continue,
-                    }
-                }
-            };
-            let Some(data) = data else {
-                self.current = None;
-                continue;
             };
             let taken = Taken {
                 data,
                 log,
                 first: self.first,
                 seq: self.seq,
+                too_long,
+                max_line: self.max_line,
+                bytes,
             };
             self.first = false;
             self.seq += 1;
@@ -518,7 +845,13 @@ impl<'l> Source<'l> {
             LogPath::File(path) => Box::new(open(path)?),
         };
         let mut magic = [0u8; 2];
-        let n = read_full(&mut *raw, &mut magic)?;
+        let (n, failure) = read_full(&mut *raw, &mut magic);
+        if let Some(e) = failure {
+            return Err(io::Error::new(
+                e.kind(),
+                format!("cannot read log '{}': {e}", log.display()),
+            ));
+        }
         let gzip = n == 2 && magic == [0x1f, 0x8b];
         if let (false, true, LogPath::File(path)) = (gzip, self.mmap, log) {
             if let Some(map) = map_file(path)? {
@@ -536,11 +869,7 @@ impl<'l> Source<'l> {
         } else {
             Box::new(head.chain(raw))
         };
-        Ok(Current::Stream {
-            reader,
-            carry: Vec::new(),
-            name: log.display(),
-        })
+        Ok(Current::Stream(Stream::new(reader, log.display())))
     }
 }
 
@@ -553,40 +882,13 @@ fn mapped_chunk_end(map: &[u8], start: usize, chunk_size: usize, threads: usize)
     let guided = (remaining / (threads * 4)).max(MIN_CHUNK.min(chunk_size));
     let size = chunk_size.min(guided).max(1);
     let target = (start + size).min(map.len());
-    match memchr::memchr(b'\n', &map[target - 1..]) {
+    match memchr::memchr2(b'\n', b'\r', &map[target - 1..]) {
+        // A CR LF stays in one chunk.
+        Some(i) if map[target - 1 + i] == b'\r' && map.get(target + i) == Some(&b'\n') => {
+            target + i + 1
+        }
         Some(i) => target + i,
         None => map.len(),
-    }
-}
-
-/// Reads the next chunk of a stream: up to `size` bytes after the carried-over partial line,
-/// cut after the last newline (the rest is carried over). Returns the chunk, a read error if
-/// one ended the stream, and whether the stream ended.
-fn read_chunk(
-    reader: &mut Box<dyn Read + Send>,
-    carry: &mut Vec<u8>,
-    size: usize,
-) -> (Vec<u8>, Option<io::Error>, bool) {
-    loop {
-        let mut buf = std::mem::take(carry);
-        let have = buf.len();
-        buf.resize(have + size, 0);
-        let (n, failure) = match read_full(&mut **reader, &mut buf[have..]) {
-            Ok(n) => (n, None),
-            Err(e) => (0, Some(e)),
-        };
-        buf.truncate(have + n);
-        if n < size {
-            return (buf, failure, true);
-        }
-        match memchr::memrchr(b'\n', &buf) {
-            Some(i) => {
-                *carry = buf.split_off(i + 1);
-                return (buf, None, false);
-            }
-            // No newline in a whole chunk: keep reading into the same line.
-            None => *carry = buf,
-        }
     }
 }
 
@@ -610,26 +912,38 @@ fn map_file(path: &Path) -> io::Result<Option<memmap2::Mmap>> {
     }
 }
 
-/// Reads until `buf` is full or the input ends; returns the bytes read.
-fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+/// Reads until `buf` is full, the input ends or an error comes; returns the bytes read (the
+/// bytes read before an error are kept: issue 16.2) and the error.
+fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
     let mut n = 0;
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => return (n, Some(e)),
         }
     }
-    Ok(n)
+    (n, None)
 }
 
-fn describe_read_error(name: &str, e: &io::Error) -> String {
-    if e.kind() == io::ErrorKind::UnexpectedEof {
-        format!("{name}: truncated gzip stream; the lines before the cut were classified")
+/// The message of a stream that ended badly after `offset` bytes, `cut` of which (the start
+/// of a line whose end never came) were dropped.
+fn describe_read_error(name: &str, e: &io::Error, offset: u64, cut: usize) -> String {
+    let what = if e.kind() == io::ErrorKind::UnexpectedEof {
+        "truncated gzip stream".to_string()
     } else {
-        format!("{name}: read error ({e}); the lines before it were classified")
-    }
+        format!("read error ({e})")
+    };
+    let dropped = if cut > 0 {
+        format!("; the line it cuts ({cut} bytes) was dropped")
+    } else {
+        String::new()
+    };
+    format!(
+        "{name}: {what} after {offset} bytes of text: every complete line before it was \
+         read{dropped}"
+    )
 }
 
 #[cfg(test)]
@@ -641,10 +955,12 @@ mod tests {
             chunk_size: chunk,
             mmap,
             threads,
+            max_line: DEFAULT_MAX_LINE,
         };
         let mut out = Vec::new();
         let mut n = 0;
         let mut next_seq = 0;
+        let mut total = 0;
         let finished = run(
             logs,
             &config,
@@ -655,7 +971,7 @@ mod tests {
             },
             |(seq, r), bytes| {
                 assert_eq!(seq, next_seq, "results come in input order");
-                assert_eq!(bytes, r.len() as u64);
+                total += bytes;
                 next_seq += 1;
                 out.extend_from_slice(&r);
                 n += 1;
@@ -663,6 +979,9 @@ mod tests {
             },
         )
         .unwrap();
+        // Every byte read is accounted for once (a stream's chunk may carry bytes read for
+        // the one before).
+        assert_eq!(total, out.len() as u64);
         assert!(finished.errors.is_empty());
         assert_eq!(finished.workers.len(), threads);
         assert_eq!(finished.workers.iter().sum::<usize>(), n);
@@ -699,6 +1018,7 @@ mod tests {
             chunk_size: 1000,
             mmap: true,
             threads: 2,
+            max_line: DEFAULT_MAX_LINE,
         };
         let logs = [LogPath::File(p.clone()), LogPath::File(gz.clone())];
         let mut firsts = Vec::new();
@@ -760,6 +1080,7 @@ mod tests {
                 chunk_size: 100,
                 mmap: true,
                 threads,
+                max_line: DEFAULT_MAX_LINE,
             };
             let mut seen = 0;
             let result = run(
@@ -794,6 +1115,7 @@ mod tests {
             chunk_size: 100,
             mmap: true,
             threads: 2,
+            max_line: DEFAULT_MAX_LINE,
         };
         let result = run(
             &[LogPath::File(p)],
@@ -806,5 +1128,288 @@ mod tests {
         );
         let err = result.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(err.contains("panicked"), "{err}");
+    }
+
+    /// Lines as (text, too long), the log errors, the bytes accounted for.
+    type ReadLines = (Vec<(Vec<u8>, bool)>, Vec<LogError>, u64);
+
+    /// The lines of `logs` as `run` hands them out: (text, too long), and the log errors.
+    fn lines_of(
+        logs: &[LogPath],
+        chunk_size: usize,
+        mmap: bool,
+        threads: usize,
+        max_line: usize,
+    ) -> ReadLines {
+        let config = ReadConfig {
+            chunk_size,
+            mmap,
+            threads,
+            max_line,
+        };
+        let mut lines = Vec::new();
+        let mut bytes = 0;
+        let finished = run(
+            logs,
+            &config,
+            || (),
+            |_, c| {
+                assert!(
+                    c.data.len() <= chunk_size + max_line.max(LINE_PREFIX + 3) + 2
+                        || (mmap && !c.too_long),
+                    "a stream chunk is bounded: {} bytes",
+                    c.data.len()
+                );
+                c.lines()
+                    .map(|l| (l.text.to_vec(), l.too_long))
+                    .collect::<Vec<_>>()
+            },
+            |v, b| {
+                lines.extend(v);
+                bytes += b;
+                Ok(())
+            },
+        )
+        .unwrap();
+        (lines, finished.errors, bytes)
+    }
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut enc, data).unwrap();
+        enc.finish().unwrap()
+    }
+
+    /// Issue 16.2: a truncated gzip loses no complete line: every line before the cut is
+    /// handed out (up to 1 MiB of them used to be dropped with the read that failed), the
+    /// cut line is not, and the message says so.
+    #[test]
+    fn issue16_truncated_gzip_keeps_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = Vec::new();
+        let mut i = 0u64;
+        while text.len() < 3 << 20 {
+            // Varied lines, so that the compressed stream is long enough to cut anywhere.
+            text.extend_from_slice(
+                format!(
+                    "https://h{}.example/{}/{}\n",
+                    i % 97,
+                    i,
+                    i * 7919 % 1_000_003
+                )
+                .as_bytes(),
+            );
+            i += 1;
+        }
+        let zipped = gzip(&text);
+        for cut in [zipped.len() / 3, zipped.len() / 2, zipped.len() - 20] {
+            let p = dir.path().join(format!("cut{cut}.gz"));
+            std::fs::write(&p, &zipped[..cut]).unwrap();
+            // What a decoder gets out of the cut stream before it fails.
+            let mut decoded = Vec::new();
+            let mut d = flate2::read::MultiGzDecoder::new(&zipped[..cut]);
+            let mut buf = [0u8; 4096];
+            loop {
+                match std::io::Read::read(&mut d, &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => decoded.extend_from_slice(&buf[..n]),
+                }
+            }
+            let complete = memchr::memrchr(b'\n', &decoded).map_or(0, |i| i + 1);
+            let want: Vec<(Vec<u8>, bool)> = decoded[..complete]
+                .split(|&b| b == b'\n')
+                .take(decoded[..complete].iter().filter(|&&b| b == b'\n').count())
+                .map(|l| (l.to_vec(), false))
+                .collect();
+            assert!(want.len() > 1000, "the cut leaves lines: {}", want.len());
+            for threads in [1, 2] {
+                let (got, errors, _) =
+                    lines_of(&[LogPath::File(p.clone())], 1 << 20, true, threads, 1 << 20);
+                assert_eq!(got.len(), want.len(), "cut {cut}, threads {threads}");
+                assert!(got == want, "cut {cut}: the lines differ");
+                assert_eq!(errors.len(), 1, "{errors:?}");
+                let message = &errors[0].message;
+                assert!(message.contains("truncated gzip stream"), "{message}");
+                assert!(
+                    message.contains("every complete line before it was read"),
+                    "{message}"
+                );
+                let dropped = decoded.len() - complete;
+                if dropped > 0 {
+                    assert!(
+                        message
+                            .contains(&format!("the line it cuts ({dropped} bytes) was dropped")),
+                        "{message}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Issue 16.3: a line longer than the limit is handed out as its first bytes, marked,
+    /// and reading goes on at the next line; a stream never holds more than a chunk and a
+    /// line (checked in `lines_of`), whether plain, gzip or mapped.
+    #[test]
+    fn issue16_long_line_is_cut_and_skipped_to_the_next_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = b"https://a.example/1\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 3 << 20));
+        text.extend_from_slice(b"\nhttps://a.example/2\r");
+        text.extend(std::iter::repeat_n(b'y', 5000));
+        text.extend_from_slice(b"\r\nhttps://a.example/3");
+        let plain = dir.path().join("long.txt");
+        std::fs::write(&plain, &text).unwrap();
+        let zipped = dir.path().join("long.gz");
+        std::fs::write(&zipped, gzip(&text)).unwrap();
+        let mut prefix_x = vec![b'x'; LINE_PREFIX];
+        let want = vec![
+            (b"https://a.example/1".to_vec(), false),
+            (std::mem::take(&mut prefix_x), true),
+            (b"https://a.example/2".to_vec(), false),
+            (vec![b'y'; LINE_PREFIX], true),
+            (b"https://a.example/3".to_vec(), false),
+        ];
+        for (path, mmap) in [(&plain, true), (&plain, false), (&zipped, true)] {
+            for chunk in [1000, 4096, 1 << 20] {
+                for threads in [1, 2] {
+                    let (got, errors, bytes) =
+                        lines_of(&[LogPath::File(path.clone())], chunk, mmap, threads, 4000);
+                    assert_eq!(got, want, "{path:?} mmap {mmap} chunk {chunk}");
+                    assert!(errors.is_empty());
+                    assert_eq!(bytes, text.len() as u64, "skipped bytes are counted");
+                }
+            }
+        }
+        // A log that is one long line with a byte-order mark: the same line and the same
+        // byte count from a map and from a stream that ends while skipping it.
+        let only = dir.path().join("only.txt");
+        let mut one = b"\xEF\xBB\xBF".to_vec();
+        one.extend(std::iter::repeat_n(b'z', 5000));
+        std::fs::write(&only, &one).unwrap();
+        for mmap in [true, false] {
+            for max_line in [4999, 5001, 5003] {
+                let (got, _, bytes) =
+                    lines_of(&[LogPath::File(only.clone())], 1000, mmap, 1, max_line);
+                let want = if max_line < one.len() {
+                    vec![(vec![b'z'; LINE_PREFIX], true)]
+                } else {
+                    vec![(vec![b'z'; 5000], false)]
+                };
+                assert_eq!(got, want, "mmap {mmap} limit {max_line}");
+                assert_eq!(bytes, one.len() as u64, "mmap {mmap} limit {max_line}");
+            }
+        }
+        // With a limit above the lines, nothing is cut.
+        let (got, _, _) = lines_of(&[LogPath::File(plain)], 4096, false, 1, 4 << 20);
+        assert!(got.iter().all(|(_, long)| !long));
+        assert_eq!(got[1].0.len(), 3 << 20);
+    }
+
+    /// Issue 16.6: a lone CR ends a line, as LF and CR LF do, however the input is cut; a
+    /// CR LF cut between two chunks is one line end.
+    #[test]
+    fn issue16_lone_cr_ends_a_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = b"\xEF\xBB\xBFhttps://a/1\rhttps://a/2\r\nhttps://a/3\n\rhttps://a/4\r\r\nlast";
+        let want: Vec<(Vec<u8>, bool)> = [
+            &b"https://a/1"[..],
+            b"https://a/2",
+            b"https://a/3",
+            b"",
+            b"https://a/4",
+            b"",
+            b"last",
+        ]
+        .iter()
+        .map(|l| (l.to_vec(), false))
+        .collect();
+        let plain = dir.path().join("cr.txt");
+        std::fs::write(&plain, text).unwrap();
+        let zipped = dir.path().join("cr.gz");
+        std::fs::write(&zipped, gzip(text)).unwrap();
+        for chunk in 1..=text.len() + 1 {
+            for (path, mmap) in [(&plain, true), (&plain, false), (&zipped, true)] {
+                let (got, _, _) = lines_of(&[LogPath::File(path.clone())], chunk, mmap, 2, 100);
+                assert_eq!(got, want, "chunk {chunk} mmap {mmap} {path:?}");
+            }
+        }
+    }
+
+    /// `--threads 20000` runs as many as the cap allows instead of exhausting the machine.
+    #[test]
+    fn issue16_threads_are_capped() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("log.txt");
+        std::fs::write(&p, "https://a/\n".repeat(1000)).unwrap();
+        let (got, _, _) = lines_of(&[LogPath::File(p)], 100, true, 20_000, 100);
+        assert_eq!(got.len(), 1000);
+        let config = ReadConfig {
+            threads: 20_000,
+            ..ReadConfig::default()
+        };
+        let finished = run(&[], &config, || (), |_, _| (), |_, _| Ok(())).unwrap();
+        assert_eq!(finished.workers.len(), max_threads());
+    }
+
+    /// Found by the `reader` fuzz target: with chunks smaller than the kept prefix, a long
+    /// line kept fewer than 256 bytes from a stream (what the first read held) and 256 from a
+    /// map; and a line over the limit that ends within the prefix is whole in both.
+    #[test]
+    fn issue16_long_line_prefix_does_not_depend_on_the_chunk_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = vec![b'q'; 300];
+        text.extend_from_slice(b"\n");
+        text.extend(std::iter::repeat_n(b'r', 100));
+        text.extend_from_slice(b"\nend");
+        let p = dir.path().join("log.txt");
+        std::fs::write(&p, &text).unwrap();
+        let want = vec![
+            (vec![b'q'; LINE_PREFIX], true),
+            (vec![b'r'; 100], true),
+            (b"end".to_vec(), false),
+        ];
+        for chunk in [1, 7, 117, 255, 256, 4096] {
+            for mmap in [true, false] {
+                let (got, _, bytes) = lines_of(&[LogPath::File(p.clone())], chunk, mmap, 1, 48);
+                assert_eq!(got, want, "chunk {chunk} mmap {mmap}");
+                assert_eq!(bytes, text.len() as u64);
+            }
+        }
+    }
+
+    /// A reader that gives `data`, then fails.
+    struct Failing(io::Cursor<Vec<u8>>);
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.0.read(buf)? {
+                0 => Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
+                n => Ok(n),
+            }
+        }
+    }
+
+    /// Found by the `reader` fuzz target: when the read that fails also ends a line, a cut
+    /// line already over the limit is still handed out as too long (as it is when the error
+    /// comes in a later read), after the lines before it; a shorter cut line is dropped.
+    #[test]
+    fn issue16_cut_line_over_the_limit_is_too_long_whichever_read_fails() {
+        for (tail, want_long) in [(100, true), (40, false)] {
+            let mut data = b"a\n".to_vec();
+            data.extend(std::iter::repeat_n(b'x', tail));
+            let mut stream = Stream::new(Box::new(Failing(io::Cursor::new(data))), "t".into());
+            let (piece, message) = stream.next(4096, 48);
+            assert!(matches!(piece, Some(Piece::Lines(ref v)) if v == b"a\n"));
+            let message = message.unwrap_or_default();
+            assert!(message.contains("truncated gzip stream"), "{message}");
+            assert_eq!(message.contains("was dropped"), !want_long, "{message}");
+            let (piece, _) = stream.next(4096, 48);
+            match piece {
+                Some(Piece::TooLong(v)) => assert!(want_long && v == vec![b'x'; tail]),
+                None => assert!(!want_long),
+                Some(Piece::Lines(_)) => panic!("a cut line is not a line"),
+            }
+            assert!(stream.next(4096, 48).0.is_none());
+        }
     }
 }

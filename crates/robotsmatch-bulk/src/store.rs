@@ -14,7 +14,9 @@
 //!
 //! Host keys are lower case, with `_port` for a non-default port (see
 //! [`crate::logline::host_key`]); for a URL on its scheme's default port, `<host>_<port>` is
-//! tried after `<host>`. A body is compiled when its host is first seen, and identical bodies
+//! tried after `<host>`. Keys are bytes, compared exactly (only ASCII letters are lower-cased):
+//! a file named `\xff.txt` is the host `\xff` and no other. A robots.txt file is read up to
+//! the parse limit + 1 byte (all the parser looks at), so `--robots /dev/zero` costs 500 KiB. A body is compiled when its host is first seen, and identical bodies
 //! are compiled once (keyed by a 128-bit hash of the body), so memory grows with the distinct
 //! bodies actually used, not with the hosts.
 //!
@@ -23,6 +25,7 @@
 //! maps are locked only the first time a thread meets a host.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -77,6 +80,12 @@ impl StoreConfig {
     /// The matcher builder.
     pub fn get_builder(&self) -> &MatcherBuilder {
         &self.builder
+    }
+
+    /// The most bytes of a robots.txt body that are read: the parse limit + 1 (one byte more
+    /// tells the parser that the file goes on past its limit).
+    pub fn read_limit(&self) -> usize {
+        self.parse.get_max_bytes().saturating_add(1)
     }
 
     fn compile(&self, body: &[u8]) -> Matcher {
@@ -151,11 +160,11 @@ enum Files {
     /// One file for every host.
     Single(Arc<Entry>),
     /// `<host>.txt` files: host key (lower case, `host` or `host_port`) to path.
-    Dir(HashMap<String, PathBuf>),
+    Dir(HashMap<Vec<u8>, PathBuf>),
     /// Captures from WARC files: host key to outcome.
-    Warc(HashMap<String, HeldHost>),
+    Warc(HashMap<Vec<u8>, HeldHost>),
     /// Bodies given in memory: host key to body.
-    Bodies(HashMap<String, HeldHost>),
+    Bodies(HashMap<Vec<u8>, HeldHost>),
 }
 
 /// What reading WARC files found (see [`Store::from_warc`]).
@@ -182,7 +191,7 @@ struct Inner {
     files: Files,
     config: StoreConfig,
     /// Host key to rules, for hosts that have a file and were seen so far (None: unreadable).
-    hosts: Mutex<HashMap<String, Option<HostRules>>>,
+    hosts: Mutex<HashMap<Vec<u8>, Option<HostRules>>>,
     /// Body hash to entry, set by the first thread that needs it; a thread that needs a body
     /// another is compiling waits for it instead of compiling it again.
     bodies: Mutex<HashMap<BodyKey, Arc<OnceLock<Arc<Entry>>>>>,
@@ -233,9 +242,13 @@ impl Store {
             let list = |e| Error::new(ErrorKind::ListDir, path, e);
             for entry in std::fs::read_dir(path).map_err(list)? {
                 let entry = entry.map_err(list)?;
-                let name = entry.file_name().to_string_lossy().into_owned();
+                // Issue 16.6: the name's bytes as they are (a lossy conversion made every
+                // name that is not UTF-8 the same key).
+                let Some(name) = name_bytes(&entry.file_name()) else {
+                    continue;
+                };
                 let p = entry.path();
-                if let Some(host) = name.strip_suffix(".txt") {
+                if let Some(host) = name.strip_suffix(b".txt") {
                     if p.is_file() {
                         index.insert(host.to_ascii_lowercase(), p);
                     }
@@ -245,8 +258,8 @@ impl Store {
             }
             Ok(Store::with_files(Files::Dir(index), config, 0, 0))
         } else {
-            let body =
-                std::fs::read(path).map_err(|e| Error::new(ErrorKind::RobotsFile, path, e))?;
+            let body = read_limited(path, config.read_limit())
+                .map_err(|e| Error::new(ErrorKind::RobotsFile, path, e))?;
             let entry = Arc::new(Entry {
                 matcher: config.compile(&body),
                 index: 0,
@@ -282,7 +295,7 @@ impl Store {
             .into_iter()
             .map(|(host, body)| {
                 (
-                    host.as_ref().to_ascii_lowercase(),
+                    host.as_ref().as_bytes().to_ascii_lowercase(),
                     HeldHost {
                         body: Some(body.into()),
                         all: None,
@@ -321,7 +334,7 @@ impl Store {
                     ),
                 };
                 (
-                    host,
+                    host.into_bytes(),
                     HeldHost {
                         body,
                         all,
@@ -334,31 +347,53 @@ impl Store {
     }
 
     /// A store of the robots.txt captures in WARC files (see [`crate::warc`] for the format):
-    /// per host the most recent capture, redirects followed within the input. A file that
-    /// cannot be read is an error; a malformed record is passed to `on_problem` with its
-    /// file, skipped and counted, never fatal.
+    /// per host the most recent capture, redirects followed within the input. Each file is
+    /// streamed, each body cut at the parse limit + 1, and only the most recent capture of
+    /// each URI is kept as they come (issue 16.4). A file that cannot be read, or that holds
+    /// no WARC record at all, is an error naming it; a malformed record is passed to
+    /// `on_problem` with its file, skipped and counted.
     pub fn from_warc<P: AsRef<Path>>(
         paths: &[P],
         config: StoreConfig,
         on_problem: &mut dyn FnMut(&Path, &warc::Problem),
     ) -> Result<(Store, WarcReport), Error> {
-        let mut captures = Vec::new();
+        let mut captures = warc::Captures::default();
         let mut report = WarcReport {
             files: paths.len(),
             ..WarcReport::default()
         };
         for path in paths {
             let path = path.as_ref();
-            let data = std::fs::read(path).map_err(|e| Error::new(ErrorKind::WarcFile, path, e))?;
-            let c = warc::read(&data, &mut |c| captures.push(c), &mut |p| {
-                on_problem(path, &p)
-            });
+            let failed = |e| Error::new(ErrorKind::WarcFile, path, e);
+            let file = std::fs::File::open(path).map_err(failed)?;
+            if file.metadata().map_err(failed)?.is_dir() {
+                return Err(failed(std::io::Error::other("is a directory")));
+            }
+            let c = warc::read_from(
+                file,
+                config.read_limit(),
+                &mut |c| captures.add(c),
+                &mut |p| on_problem(path, &p),
+            )
+            .map_err(failed)?;
+            if c.headers == 0 {
+                let why = format!(
+                    "no 'WARC/1.x' record could be read ({} malformed)",
+                    c.malformed
+                );
+                return Err(Error::new(
+                    ErrorKind::NoWarcRecord,
+                    path,
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, why),
+                ));
+            }
             report.counts.records += c.records;
             report.counts.responses += c.responses;
             report.counts.other += c.other;
             report.counts.malformed += c.malformed;
+            report.counts.headers += c.headers;
         }
-        let (hosts, no_host) = warc::resolve(captures);
+        let (hosts, no_host) = captures.resolve();
         report.hosts = hosts.len();
         report.no_host = no_host;
         let outcomes = hosts.iter().map(|h| {
@@ -389,7 +424,7 @@ impl Store {
 
     /// For a WARC store, the availability of a host key's robots.txt (`None`: no capture, or
     /// not a WARC store).
-    pub fn availability(&self, key: &str) -> Option<Availability> {
+    pub fn availability(&self, key: &[u8]) -> Option<Availability> {
         match &self.inner.files {
             Files::Warc(w) => w.get(key).map(|h| h.availability),
             _ => None,
@@ -480,16 +515,17 @@ impl Store {
     /// compiling them on first use; for a URL on its scheme's default port (`default_port`),
     /// `<host>_<port>` is tried after `<host>`. `None`: the host has no robots.txt.
     pub fn rules_for(&self, host: &[u8], default_port: Option<u16>) -> Option<HostRules> {
-        let key = String::from_utf8_lossy(host);
-        if let Some(e) = self.load(&key) {
+        if let Some(e) = self.load(host) {
             return Some(e);
         }
         let port = default_port?;
-        self.load(&format!("{key}_{port}"))
+        let mut key = host.to_vec();
+        key.extend_from_slice(format!("_{port}").as_bytes());
+        self.load(&key)
     }
 
     /// The entry for a host key, loading and compiling it on first use.
-    fn load(&self, key: &str) -> Option<HostRules> {
+    fn load(&self, key: &[u8]) -> Option<HostRules> {
         let inner = &*self.inner;
         let dir = match &inner.files {
             Files::Single(e) => return Some(HostRules::Compiled(e.clone())),
@@ -504,7 +540,7 @@ impl Store {
                 }
                 let entry = HostRules::Compiled(self.entry_for(host.body.as_deref()?));
                 if let Ok(mut hosts) = inner.hosts.lock() {
-                    hosts.insert(key.to_string(), Some(entry.clone()));
+                    hosts.insert(key.to_vec(), Some(entry.clone()));
                 }
                 return Some(entry);
             }
@@ -513,7 +549,7 @@ impl Store {
         if let Some(e) = inner.hosts.lock().ok()?.get(key) {
             return e.clone();
         }
-        let entry = match std::fs::read(path) {
+        let entry = match read_limited(path, inner.config.read_limit()) {
             Ok(body) => Some(HostRules::Compiled(self.entry_for(&body))),
             Err(e) => {
                 if let Ok(mut errs) = inner.errors.lock() {
@@ -526,7 +562,7 @@ impl Store {
             }
         };
         if let Ok(mut hosts) = inner.hosts.lock() {
-            hosts.insert(key.to_string(), entry.clone());
+            hosts.insert(key.to_vec(), entry.clone());
         }
         entry
     }
@@ -552,6 +588,30 @@ impl Store {
             })
         })
         .clone()
+    }
+}
+
+/// Reads at most `limit` bytes of a file (issue 16.6: only the parse limit + 1 matter, and a
+/// device such as `/dev/zero` never ends).
+pub fn read_limited(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit as u64)
+        .read_to_end(&mut body)?;
+    Ok(body)
+}
+
+/// A file name's bytes, exactly. On Unix any name; elsewhere names that are valid Unicode
+/// (others cannot be a host key exactly and are skipped).
+fn name_bytes(name: &std::ffi::OsStr) -> Option<Vec<u8>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(name.as_bytes().to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        name.to_str().map(|s| s.as_bytes().to_vec())
     }
 }
 

@@ -12,6 +12,10 @@ use crate::logline::Malformed;
 /// How many malformed lines a summary keeps in full (the first ones, in input order).
 pub const MALFORMED_KEPT: usize = 10;
 
+/// How many bytes of a malformed line a summary keeps (a malformed line can be as long as the
+/// reader's line limit).
+pub const MALFORMED_TEXT_KEPT: usize = 256;
+
 /// Counts of a classification, and the hosts and rules behind them.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -33,6 +37,8 @@ pub struct Summary {
     pub malformed: u64,
     /// The first [`MALFORMED_KEPT`] malformed lines, in input order.
     pub malformed_lines: Vec<MalformedLine>,
+    /// Inputs without a URL by reason ([`Malformed::index`]): see [`Summary::invalid_by`].
+    pub(crate) reasons: [u64; Malformed::ALL.len()],
     pub(crate) hosts: HashMap<Vec<u8>, [u64; 2], foldhash::fast::RandomState>,
     /// (body index, rule line) to its tally.
     pub(crate) rules: HashMap<(usize, u32), RuleTally, foldhash::fast::RandomState>,
@@ -47,7 +53,8 @@ pub struct MalformedLine {
     pub line: u64,
     /// Why it has no usable URL.
     pub reason: Malformed,
-    /// The line as read (without its line end).
+    /// The line as read (without its line end), at most its first [`MALFORMED_TEXT_KEPT`]
+    /// bytes.
     pub text: Vec<u8>,
 }
 
@@ -93,6 +100,11 @@ impl Summary {
     /// Lines without a URL: blank plus malformed.
     pub fn invalid(&self) -> u64 {
         self.blank + self.malformed
+    }
+
+    /// Lines without a URL for this reason (blank lines are [`Malformed::Blank`]).
+    pub fn invalid_by(&self, reason: Malformed) -> u64 {
+        self.reasons[reason.index()]
     }
 
     /// The number of distinct hosts seen (0 when hosts were not counted:
@@ -149,6 +161,9 @@ impl Summary {
         self.unreachable += other.unreachable;
         self.blank += other.blank;
         self.malformed += other.malformed;
+        for (a, b) in self.reasons.iter_mut().zip(other.reasons) {
+            *a += b;
+        }
         if !other.malformed_lines.is_empty() {
             self.malformed_lines.extend(other.malformed_lines);
             self.malformed_lines.sort_by_key(|m| (m.log, m.line));

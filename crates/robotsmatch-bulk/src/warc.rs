@@ -10,26 +10,36 @@
 //!   and `WARC-Date` (ISO 8601) orders captures;
 //! - the block of a response is an HTTP response: a status line, headers, a blank line and the
 //!   body. `Transfer-Encoding: chunked` is decoded; a `Content-Encoding: gzip` body is
-//!   decompressed when it is gzip (Common Crawl stores bodies decoded already); otherwise the
-//!   body is the HTTP `Content-Length` bytes when given, else the rest of the block.
+//!   decompressed when it is gzip (Common Crawl stores bodies decoded already; a corrupt one
+//!   is kept as far as it decodes); otherwise the body is the HTTP `Content-Length` bytes
+//!   when given, else the rest of the block.
+//!
+//! The file is streamed ([`read_from`]): a record's block is read as it is parsed, and only
+//! the first `body_limit` bytes of a body are kept (the store passes the parse limit + 1, all
+//! a robots.txt parser looks at), so a WARC of 60 MB bodies costs no more memory than one of
+//! small ones (issue 16.4). The records of a gzip member are handed out once the whole member
+//! has decoded (a member whose gzip is corrupt gives no capture).
 //!
 //! A malformed record (bad version line or header, missing or wrong `Content-Length`, a
 //! truncated or corrupt gzip member, a block that is not HTTP) is reported as a [`Problem`]
 //! with its byte offset in the file (of the gzip member when compressed) and skipped: reading
 //! resumes at the next gzip member or `WARC/` line. Nothing is fatal.
 //!
-//! [`resolve`] then picks one capture per host: the most recent one, with redirect captures
-//! followed to other captures of the input (Common Crawl stores each hop as its own capture).
+//! [`Captures`] then picks one capture per host as they come, keeping only the most recent
+//! capture of each URI (older ones are dropped at once), and [`Captures::resolve`] follows
+//! redirect captures to other captures of the input (Common Crawl stores each hop as its own
+//! capture).
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use robotsmatch::fetch::{resolve_location, MAX_REDIRECTS};
 
 use crate::logline::host_key;
 
-/// Larger records (decompressed) are reported and skipped.
-pub const MAX_RECORD: usize = 64 << 20;
+/// The longest WARC or HTTP header block read, in bytes; a longer one makes the record
+/// malformed.
+pub const MAX_HEADER: usize = 1 << 20;
 
 /// One HTTP response capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +54,7 @@ pub struct Capture {
     pub status: u16,
     /// The HTTP `Location` header, if any.
     pub location: Option<String>,
-    /// The body, decoded.
+    /// The body, decoded, cut at the reader's body limit.
     pub body: Vec<u8>,
 }
 
@@ -68,219 +78,486 @@ pub struct Counts {
     pub other: u64,
     /// Malformed records, skipped.
     pub malformed: u64,
+    /// Records whose WARC header could be read (well-formed or not in their block): a file
+    /// where this is 0 holds no WARC record at all.
+    pub headers: u64,
 }
 
-/// Reads every record of a WARC file held in `data`, calling `capture` for each HTTP response
-/// and `problem` for each malformed record.
+/// Reads every record of a WARC file held in `data`, keeping bodies whole, calling `capture`
+/// for each HTTP response and `problem` for each malformed record.
 pub fn read(
     data: &[u8],
     capture: &mut dyn FnMut(Capture),
     problem: &mut dyn FnMut(Problem),
 ) -> Counts {
-    let mut counts = Counts::default();
-    let mut report = |counts: &mut Counts, offset: u64, message: String| {
-        counts.malformed += 1;
-        problem(Problem { offset, message });
-    };
-    if !data.starts_with(&[0x1f, 0x8b]) {
-        read_records(data, 0, false, &mut counts, capture, &mut report);
-        return counts;
-    }
-    let mut pos = 0;
-    while pos < data.len() {
-        let rest = &data[pos..];
-        if rest.iter().all(|b| b.is_ascii_whitespace()) {
-            break;
-        }
-        let mut failure = None;
-        let mut out = Vec::new();
-        let mut consumed = 0;
-        if !rest.starts_with(&[0x1f, 0x8b]) {
-            failure = Some("not a gzip member".to_string());
-        } else {
-            let mut decoder = flate2::bufread::GzDecoder::new(rest);
-            match (&mut decoder)
-                .take(MAX_RECORD as u64 + 1)
-                .read_to_end(&mut out)
-            {
-                Ok(n) if n > MAX_RECORD => {
-                    failure = Some(format!("gzip member larger than {MAX_RECORD} bytes"))
-                }
-                Ok(_) => consumed = rest.len() - decoder.into_inner().len(),
-                Err(e) => failure = Some(format!("bad gzip member: {e}")),
-            }
-        }
-        match failure {
-            None if consumed > 0 => {
-                read_records(&out, pos as u64, true, &mut counts, capture, &mut report);
-                pos += consumed;
-            }
-            failure => {
-                let why = failure.unwrap_or_else(|| "empty gzip member".to_string());
-                report(&mut counts, pos as u64, why);
-                // Resume at the next gzip member header.
-                match memchr::memmem::find(&data[pos + 1..], &[0x1f, 0x8b, 0x08]) {
-                    Some(i) => pos += 1 + i,
-                    None => break,
-                }
-            }
-        }
-    }
-    counts
+    // Reading from memory cannot fail.
+    read_from(io::Cursor::new(data), usize::MAX, capture, problem).unwrap_or_default()
 }
 
-/// Reads the records in `buf` (a decompressed member, or a whole uncompressed file).
-fn read_records(
-    buf: &[u8],
-    base: u64,
-    in_member: bool,
-    counts: &mut Counts,
+/// Reads every record of a WARC file from `input` as a stream, keeping at most `body_limit`
+/// bytes of each body, calling `capture` for each HTTP response and `problem` for each
+/// malformed record. Only an I/O error of `input` itself is an error (a corrupt gzip member
+/// is a [`Problem`]); `Seek` is used to resume after a malformed record.
+pub fn read_from<R: Read + Seek>(
+    input: R,
+    body_limit: usize,
     capture: &mut dyn FnMut(Capture),
-    report: &mut dyn FnMut(&mut Counts, u64, String),
-) {
-    let mut p = 0;
-    while p < buf.len() {
-        while p < buf.len() && matches!(buf[p], b'\r' | b'\n') {
-            p += 1;
+    problem: &mut dyn FnMut(Problem),
+) -> io::Result<Counts> {
+    let mut r = Input::new(input)?;
+    let mut counts = Counts::default();
+    let gzip = r.peek()?.starts_with(&[0x1f, 0x8b]);
+    if !gzip {
+        read_plain(&mut r, body_limit, &mut counts, capture, problem)?;
+        return Ok(counts);
+    }
+    loop {
+        // White space between members (or at the end) is not a member.
+        loop {
+            let buf = r.peek()?;
+            let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if blank == 0 {
+                break;
+            }
+            r.consume(blank);
         }
-        if p >= buf.len() {
+        if r.peek()?.is_empty() {
             break;
         }
-        let offset = if in_member { base } else { base + p as u64 };
-        match record(&buf[p..]) {
-            Ok((len, rec)) => {
-                counts.records += 1;
-                p += len;
-                match rec {
-                    Record::Other => counts.other += 1,
-                    Record::Response(Ok(mut c)) => {
-                        counts.responses += 1;
-                        c.offset = offset;
+        let start = r.pos;
+        let failure = if !r.peek()?.starts_with(&[0x1f, 0x8b]) {
+            Some("not a gzip member".to_string())
+        } else {
+            let mut member = Vec::new();
+            let mut bad = Vec::new();
+            let mut found = Counts::default();
+            let decoded = {
+                let mut decoder =
+                    io::BufReader::with_capacity(64 << 10, flate2::bufread::GzDecoder::new(&mut r));
+                read_member(
+                    &mut decoder,
+                    start,
+                    body_limit,
+                    &mut found,
+                    &mut member,
+                    &mut bad,
+                )
+                // The rest of a member after a bad record header: decoded (the next member
+                // starts after it) and dropped.
+                .and_then(|()| io::copy(&mut decoder, &mut io::sink()).map(|_| ()))
+            };
+            match decoded {
+                Ok(()) => {
+                    add(&mut counts, found);
+                    for c in member {
                         capture(c);
                     }
-                    Record::Response(Err(why)) => {
-                        counts.records -= 1;
-                        report(counts, offset, why);
+                    for why in bad {
+                        counts.malformed += 1;
+                        problem(Problem {
+                            offset: start,
+                            message: why,
+                        });
                     }
+                    None
+                }
+                Err(e) if r.failed.is_some() => return Err(r.failed.take().unwrap_or(e)),
+                Err(e) => {
+                    counts.headers += found.headers;
+                    Some(format!("bad gzip member: {e}"))
                 }
             }
+        };
+        if let Some(why) = failure {
+            counts.malformed += 1;
+            problem(Problem {
+                offset: start,
+                message: why,
+            });
+            // Resume at the next gzip member header.
+            match r.find_from(start + 1, &[0x1f, 0x8b, 0x08])? {
+                Some(at) => r.seek_to(at)?,
+                None => break,
+            }
+        }
+    }
+    Ok(counts)
+}
+
+fn add(counts: &mut Counts, c: Counts) {
+    counts.records += c.records;
+    counts.responses += c.responses;
+    counts.other += c.other;
+    counts.malformed += c.malformed;
+    counts.headers += c.headers;
+}
+
+/// The input: a buffered reader that knows its position, can seek back to resume after a
+/// malformed record, and keeps the I/O error of the input itself apart from decoding errors.
+struct Input<R> {
+    inner: io::BufReader<R>,
+    pos: u64,
+    failed: Option<io::Error>,
+}
+
+impl<R: Read + Seek> Input<R> {
+    fn new(mut inner: R) -> io::Result<Input<R>> {
+        let pos = inner.stream_position()?;
+        Ok(Input {
+            inner: io::BufReader::with_capacity(256 << 10, inner),
+            pos,
+            failed: None,
+        })
+    }
+
+    fn peek(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn seek_to(&mut self, at: u64) -> io::Result<()> {
+        self.inner.seek(SeekFrom::Start(at))?;
+        self.pos = at;
+        Ok(())
+    }
+
+    /// The position of the first `needle` at or after `from`, reading forward; `None` at the
+    /// end of the input.
+    fn find_from(&mut self, from: u64, needle: &[u8]) -> io::Result<Option<u64>> {
+        self.seek_to(from)?;
+        let finder = memchr::memmem::Finder::new(needle);
+        let mut window: Vec<u8> = Vec::new();
+        let mut window_start = from;
+        loop {
+            let buf = self.inner.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let n = buf.len();
+            window.extend_from_slice(buf);
+            self.inner.consume(n);
+            self.pos += n as u64;
+            if let Some(i) = finder.find(&window) {
+                return Ok(Some(window_start + i as u64));
+            }
+            // Keep the last bytes, which may start the needle.
+            let keep = (needle.len() - 1).min(window.len());
+            window_start += (window.len() - keep) as u64;
+            window.drain(..window.len() - keep);
+        }
+    }
+}
+
+impl<R: Read> Read for Input<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = match self.inner.read(buf) {
+            Ok(n) => n,
+            Err(e) => return Err(self.fail(e)),
+        };
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Input<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self.inner.fill_buf() {
+            Ok(_) => {}
+            Err(e) => return Err(self.fail(e)),
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.inner.consume(amt);
+        self.pos += amt as u64;
+    }
+}
+
+impl<R> Input<R> {
+    /// Records an I/O error of the input itself, which ends the reading.
+    fn fail(&mut self, e: io::Error) -> io::Error {
+        let copy = io::Error::new(e.kind(), e.to_string());
+        self.failed = Some(e);
+        copy
+    }
+}
+
+/// What one record is.
+enum Rec {
+    /// A response, read as a capture.
+    Capture(Capture),
+    /// Another record type.
+    Other,
+    /// A response whose block is not a usable HTTP response (the record itself was read
+    /// whole: reading goes on with the next one).
+    BadResponse(String),
+}
+
+/// Reads the records of one decoded gzip member into `out`, and the problems of its records
+/// into `bad`; a malformed record header ends the member (its rest is skipped). An error is
+/// one of the gzip stream.
+fn read_member(
+    r: &mut impl BufRead,
+    offset: u64,
+    body_limit: usize,
+    counts: &mut Counts,
+    out: &mut Vec<Capture>,
+    bad: &mut Vec<String>,
+) -> io::Result<()> {
+    loop {
+        if !skip_line_ends(r)? {
+            return Ok(());
+        }
+        match record(r, body_limit, counts)? {
+            Ok(Rec::Capture(mut c)) => {
+                c.offset = offset;
+                out.push(c);
+            }
+            Ok(Rec::Other) => {}
+            Ok(Rec::BadResponse(why)) => bad.push(why),
             Err(why) => {
-                report(counts, offset, why);
-                if in_member {
-                    return;
-                }
+                bad.push(why);
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Reads the records of an uncompressed WARC, resuming at the next `WARC/` line after a
+/// malformed record header.
+fn read_plain<R: Read + Seek>(
+    r: &mut Input<R>,
+    body_limit: usize,
+    counts: &mut Counts,
+    capture: &mut dyn FnMut(Capture),
+    problem: &mut dyn FnMut(Problem),
+) -> io::Result<()> {
+    loop {
+        if !skip_line_ends(r)? {
+            return Ok(());
+        }
+        let offset = r.pos;
+        let result = record(r, body_limit, counts);
+        if let Some(e) = r.failed.take() {
+            return Err(e);
+        }
+        // Reading from the input did not fail: any error is the record's.
+        let result = result.unwrap_or_else(|e| Err(e.to_string()));
+        match result {
+            Ok(Rec::Capture(mut c)) => {
+                c.offset = offset;
+                capture(c);
+            }
+            Ok(Rec::Other) => {}
+            Ok(Rec::BadResponse(why)) => {
+                counts.malformed += 1;
+                problem(Problem {
+                    offset,
+                    message: why,
+                });
+            }
+            Err(why) => {
+                counts.malformed += 1;
+                problem(Problem {
+                    offset,
+                    message: why,
+                });
                 // Resume at the next line that starts a record.
-                match memchr::memmem::find(&buf[p + 1..], b"\nWARC/") {
-                    Some(i) => p += 2 + i,
-                    None => return,
+                match r.find_from(offset + 1, b"\nWARC/")? {
+                    Some(at) => r.seek_to(at + 1)?,
+                    None => return Ok(()),
                 }
             }
         }
     }
 }
 
-enum Record {
-    Response(Result<Capture, String>),
-    Other,
+/// Skips CR and LF bytes; false at the end of the input.
+fn skip_line_ends(r: &mut impl BufRead) -> io::Result<bool> {
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(false);
+        }
+        let n = buf
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        let all = n == buf.len();
+        r.consume(n);
+        if !all {
+            return Ok(true);
+        }
+    }
 }
 
-/// Parses one record at the start of `b`: its length and what it is.
-fn record(b: &[u8]) -> Result<(usize, Record), String> {
-    let (head_len, head) =
-        header_block(b).ok_or("record header is not terminated by a blank line")?;
+/// A header block as read by [`header_lines`].
+enum Head {
+    /// Lines up to a blank line (consumed), CRs removed.
+    Complete(String),
+    /// The input ended before a blank line: what was read.
+    Unterminated(String),
+    /// Longer than [`MAX_HEADER`].
+    TooLong,
+}
+
+/// Reads a header block: lines up to a blank line, at most [`MAX_HEADER`] bytes.
+fn header_lines(r: &mut impl BufRead) -> io::Result<Head> {
+    let mut head = Vec::new();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let room = (MAX_HEADER + 2).saturating_sub(head.len()) as u64;
+        let n = r.by_ref().take(room).read_until(b'\n', &mut line)?;
+        let ended = line.last() == Some(&b'\n');
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if ended && text.is_empty() {
+            return Ok(Head::Complete(String::from_utf8_lossy(&head).into_owned()));
+        }
+        head.extend_from_slice(text);
+        if head.len() > MAX_HEADER {
+            return Ok(Head::TooLong);
+        }
+        if n == 0 || !ended {
+            return Ok(Head::Unterminated(
+                String::from_utf8_lossy(&head).into_owned(),
+            ));
+        }
+        head.push(b'\n');
+    }
+}
+
+/// Reads one record at the start of `r`. `Ok(Err(why))` for a malformed record header (the
+/// reader is then somewhere inside the record), `Err` for an error of the stream.
+fn record(
+    r: &mut impl BufRead,
+    body_limit: usize,
+    counts: &mut Counts,
+) -> io::Result<Result<Rec, String>> {
+    let head = match header_lines(r)? {
+        Head::Complete(head) => head,
+        Head::Unterminated(_) | Head::TooLong => {
+            return Ok(Err(
+                "record header is not terminated by a blank line".to_string()
+            ))
+        }
+    };
     let mut lines = head.lines();
     let version = lines.next().unwrap_or("");
     if !version.starts_with("WARC/") {
-        return Err(format!(
+        return Ok(Err(format!(
             "expected a 'WARC/1.x' line, found '{}'",
             version.chars().take(40).collect::<String>()
-        ));
+        )));
     }
     let mut headers: HashMap<String, String> = HashMap::new();
     for line in lines {
         let Some((k, v)) = line.split_once(':') else {
-            return Err(format!(
+            return Ok(Err(format!(
                 "bad WARC header line '{}'",
                 line.chars().take(60).collect::<String>()
-            ));
+            )));
         };
         headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
     }
-    let len: usize = headers
-        .get("content-length")
-        .ok_or("missing Content-Length")?
-        .parse()
-        .map_err(|_| format!("invalid Content-Length '{}'", headers["content-length"]))?;
-    let available = b.len() - head_len;
-    if len > available {
-        return Err(format!(
-            "record truncated: Content-Length {len}, only {available} bytes follow"
-        ));
-    }
-    let block = &b[head_len..head_len + len];
+    let Some(length) = headers.get("content-length") else {
+        return Ok(Err("missing Content-Length".to_string()));
+    };
+    let Ok(len) = length.parse::<u64>() else {
+        return Ok(Err(format!("invalid Content-Length '{length}'")));
+    };
+    counts.headers += 1;
+    let mut block = r.take(len);
     let kind = headers.get("warc-type").map(|s| s.to_ascii_lowercase());
-    if kind.as_deref() != Some("response") {
-        return Ok((head_len + len, Record::Other));
-    }
-    let Some(uri) = headers.get("warc-target-uri") else {
-        return Ok((
-            head_len + len,
-            Record::Response(Err("response without WARC-Target-URI".into())),
-        ));
-    };
-    let uri = uri.trim_matches(['<', '>']).to_string();
-    let date = headers.get("warc-date").cloned().unwrap_or_default();
-    let capture = http(block).map(|(status, location, body)| Capture {
-        offset: 0,
-        target_uri: uri,
-        date,
-        status,
-        location,
-        body,
-    });
-    Ok((head_len + len, Record::Response(capture)))
-}
-
-/// The header block (up to and including the blank line) as text, and its length in bytes.
-fn header_block(b: &[u8]) -> Option<(usize, String)> {
-    let crlf = memchr::memmem::find(b, b"\r\n\r\n").map(|i| (i, i + 4));
-    let lf = memchr::memmem::find(b, b"\n\n").map(|i| (i, i + 2));
-    let (end, len) = match (crlf, lf) {
-        (Some(a), Some(b)) => {
-            if a.0 < b.0 {
-                a
-            } else {
-                b
-            }
+    let rec = if kind.as_deref() != Some("response") {
+        Rec::Other
+    } else if let Some(uri) = headers.get("warc-target-uri") {
+        let uri = uri.trim_matches(['<', '>']).to_string();
+        let date = headers.get("warc-date").cloned().unwrap_or_default();
+        match http(&mut block, body_limit)? {
+            Ok((status, location, body)) => Rec::Capture(Capture {
+                offset: 0,
+                target_uri: uri,
+                date,
+                status,
+                location,
+                body,
+            }),
+            Err(why) => Rec::BadResponse(why),
         }
-        (a, b) => a.or(b)?,
+    } else {
+        Rec::BadResponse("response without WARC-Target-URI".to_string())
     };
-    let text = String::from_utf8_lossy(&b[..end]).replace('\r', "");
-    Some((len, text))
+    // The rest of the block, unread.
+    io::copy(&mut block, &mut io::sink())?;
+    if block.limit() > 0 {
+        return Ok(Err(format!(
+            "record truncated: Content-Length {len}, only {} bytes follow",
+            len - block.limit()
+        )));
+    }
+    match rec {
+        Rec::Capture(_) => {
+            counts.records += 1;
+            counts.responses += 1;
+        }
+        Rec::Other => {
+            counts.records += 1;
+            counts.other += 1;
+        }
+        Rec::BadResponse(_) => {}
+    }
+    Ok(Ok(rec))
 }
 
-/// Parses an HTTP response: status, `Location`, decoded body.
-fn http(block: &[u8]) -> Result<(u16, Option<String>, Vec<u8>), String> {
-    if !block.starts_with(b"HTTP/") {
-        return Err("payload is not an HTTP response (no 'HTTP/' status line)".into());
+/// An HTTP response: status, `Location`, body.
+type Http = (u16, Option<String>, Vec<u8>);
+
+/// The most compressed bytes of a `Content-Encoding: gzip` body read to decode it.
+const GZIP_BODY_CAP: u64 = 16 << 20;
+
+/// Reads an HTTP response from a record's block: status, `Location`, decoded body (at most
+/// `body_limit` bytes of it). `Ok(Err(why))` when the block is not a usable HTTP response;
+/// `Err` for an error of the stream.
+fn http<R: BufRead>(
+    block: &mut io::Take<R>,
+    body_limit: usize,
+) -> io::Result<Result<Http, String>> {
+    let mut start = Vec::with_capacity(5);
+    while start.len() < 5 {
+        let buf = block.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len().min(5 - start.len());
+        start.extend_from_slice(&buf[..n]);
+        block.consume(n);
     }
-    let (head_len, head) = header_block(block).unwrap_or((
-        block.len(),
-        String::from_utf8_lossy(block).replace('\r', ""),
-    ));
+    if start != b"HTTP/" {
+        return Ok(Err(
+            "payload is not an HTTP response (no 'HTTP/' status line)".into(),
+        ));
+    }
+    let head = match header_lines(block)? {
+        Head::Complete(head) => head,
+        // No blank line: the whole block is the head, and the body is empty.
+        Head::Unterminated(head) => head,
+        Head::TooLong => return Ok(Err("HTTP header longer than 1 MiB".into())),
+    };
     let mut lines = head.lines();
-    let status_line = lines.next().unwrap_or("");
-    let status: u16 = status_line
+    let status_line = format!("HTTP/{}", lines.next().unwrap_or(""));
+    let Some(status) = status_line
         .split_whitespace()
         .nth(1)
-        .and_then(|s| s.parse().ok())
+        .and_then(|s| s.parse::<u16>().ok())
         .filter(|s| (100..1000).contains(s))
-        .ok_or_else(|| {
-            format!(
-                "bad HTTP status line '{}'",
-                status_line.chars().take(60).collect::<String>()
-            )
-        })?;
+    else {
+        return Ok(Err(format!(
+            "bad HTTP status line '{}'",
+            status_line.chars().take(60).collect::<String>()
+        )));
+    };
     let mut location = None;
     let mut chunked = false;
     let mut gzip = false;
@@ -296,63 +573,139 @@ fn http(block: &[u8]) -> Result<(u16, Option<String>, Vec<u8>), String> {
             "content-encoding" => {
                 gzip = matches!(v.to_ascii_lowercase().as_str(), "gzip" | "x-gzip")
             }
-            "content-length" => length = v.parse::<usize>().ok(),
+            "content-length" => length = v.parse::<u64>().ok(),
             _ => {}
         }
     }
-    let rest = &block[head_len.min(block.len())..];
-    let mut body = if chunked {
-        dechunk(rest)?
+    let limit = body_limit as u64;
+    let mut raw: Box<dyn Read + '_> = if chunked {
+        Box::new(Dechunk::new(block))
     } else {
         match length {
-            Some(n) if n <= rest.len() => rest[..n].to_vec(),
-            _ => rest.to_vec(),
+            Some(n) => Box::new(block.by_ref().take(n)),
+            None => Box::new(block.by_ref()),
         }
     };
-    if gzip && body.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        if flate2::read::MultiGzDecoder::new(&body[..])
-            .take(MAX_RECORD as u64)
-            .read_to_end(&mut out)
-            .is_ok()
-        {
-            body = out;
-        }
+    let mut body = Vec::new();
+    let keep = if gzip {
+        GZIP_BODY_CAP.max(limit)
+    } else {
+        limit
+    };
+    // The rest is read too (and dropped), so that a malformed chunked encoding past the
+    // limit is found whatever the limit.
+    let read = raw
+        .by_ref()
+        .take(keep)
+        .read_to_end(&mut body)
+        .and_then(|_| io::copy(&mut raw, &mut io::sink()));
+    if let Err(e) = read {
+        return match e.get_ref().and_then(|x| x.downcast_ref::<DechunkError>()) {
+            Some(bad) => Ok(Err(bad.0.clone())),
+            None => Err(e),
+        };
     }
-    Ok((status, location, body))
+    if gzip && body.starts_with(&[0x1f, 0x8b]) {
+        // Kept as far as it decodes.
+        let mut out = Vec::new();
+        let _ = flate2::read::MultiGzDecoder::new(&body[..])
+            .take(limit)
+            .read_to_end(&mut out);
+        body = out;
+    }
+    body.truncate(body_limit);
+    Ok(Ok((status, location, body)))
 }
 
-/// Decodes a chunked body.
-fn dechunk(mut b: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    loop {
-        let eol = memchr::memchr(b'\n', b).ok_or("chunked body: chunk size line not terminated")?;
-        let line = String::from_utf8_lossy(&b[..eol]);
-        let size_text = line
-            .trim()
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        let size = usize::from_str_radix(&size_text, 16)
-            .map_err(|_| format!("chunked body: bad chunk size '{size_text}'"))?;
-        b = &b[eol + 1..];
-        if size == 0 {
-            return Ok(out);
+/// A malformed chunked body (an error of the record, not of the stream).
+#[derive(Debug)]
+struct DechunkError(String);
+
+impl std::fmt::Display for DechunkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DechunkError {}
+
+fn dechunk_error(what: String) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        DechunkError(format!("chunked body: {what}")),
+    )
+}
+
+/// Decodes `Transfer-Encoding: chunked` as a stream, within a record's block.
+struct Dechunk<'a, R> {
+    block: &'a mut io::Take<R>,
+    /// Bytes left in the current chunk.
+    left: u64,
+    done: bool,
+}
+
+impl<'a, R: BufRead> Dechunk<'a, R> {
+    fn new(block: &'a mut io::Take<R>) -> Dechunk<'a, R> {
+        Dechunk {
+            block,
+            left: 0,
+            done: false,
         }
-        if size > b.len() {
-            return Err(format!(
-                "chunked body: chunk of {size} bytes, only {} left",
-                b.len()
-            ));
+    }
+}
+
+impl<R: BufRead> Read for Dechunk<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while !self.done && self.left == 0 {
+            let mut line = Vec::new();
+            self.block
+                .by_ref()
+                .take(4096)
+                .read_until(b'\n', &mut line)?;
+            if line.last() != Some(&b'\n') {
+                return Err(dechunk_error("chunk size line not terminated".into()));
+            }
+            let text = String::from_utf8_lossy(&line);
+            let size_text = text
+                .trim()
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            let size = u64::from_str_radix(&size_text, 16)
+                .map_err(|_| dechunk_error(format!("bad chunk size '{size_text}'")))?;
+            if size == 0 {
+                self.done = true;
+                break;
+            }
+            if size > self.block.limit() {
+                return Err(dechunk_error(format!(
+                    "chunk of {size} bytes, only {} left",
+                    self.block.limit()
+                )));
+            }
+            self.left = size;
         }
-        out.extend_from_slice(&b[..size]);
-        b = &b[size..];
-        b = b
-            .strip_prefix(b"\r\n")
-            .or_else(|| b.strip_prefix(b"\n"))
-            .unwrap_or(b);
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = (buf.len() as u64).min(self.left) as usize;
+        let n = self.block.read(&mut buf[..want])?;
+        if n == 0 {
+            return Err(dechunk_error("chunk cut short".into()));
+        }
+        self.left -= n as u64;
+        if self.left == 0 {
+            // The line end after the chunk's data.
+            let next = self.block.fill_buf()?;
+            if next.starts_with(b"\r\n") {
+                self.block.consume(2);
+            } else if next.starts_with(b"\n") {
+                self.block.consume(1);
+            }
+        }
+        Ok(n)
     }
 }
 
@@ -384,73 +737,106 @@ fn normalize(uri: &str) -> Option<String> {
 
 /// Chooses one capture per host: the most recent (`WARC-Date`; on a tie, the later in the
 /// input) among the captures of that host's `/robots.txt` (other URIs only serve as redirect
-/// targets); a redirect is followed to the capture of its
-/// `Location` (the most recent one of that URI) up to [`MAX_REDIRECTS`] hops. Captures whose
-/// target URI has no host are returned as problems.
+/// targets); a redirect is followed to the capture of its `Location` (the most recent one of
+/// that URI) up to [`MAX_REDIRECTS`] hops. Captures whose target URI has no host are returned
+/// as problems (without their bodies). See [`Captures`] to choose as the captures come.
 pub fn resolve(captures: Vec<Capture>) -> (Vec<HostCapture>, Vec<Capture>) {
-    let mut by_uri: HashMap<String, usize> = HashMap::new();
-    let mut by_host: HashMap<String, usize> = HashMap::new();
-    let mut bad = Vec::new();
-    let mut kept: Vec<Capture> = Vec::new();
+    let mut chosen = Captures::default();
     for c in captures {
+        chosen.add(c);
+    }
+    chosen.resolve()
+}
+
+/// Captures kept as they come: the most recent capture of each URI (an older one is dropped
+/// when a newer one arrives, so memory follows the distinct URIs, not the captures), and for
+/// each host the URI of its most recent `/robots.txt` capture.
+#[derive(Debug, Default)]
+pub struct Captures {
+    by_uri: HashMap<String, Capture>,
+    by_host: HashMap<String, String>,
+    no_host: Vec<Capture>,
+}
+
+impl Captures {
+    /// Takes one capture (in input order).
+    pub fn add(&mut self, mut c: Capture) {
         let (Some(uri), Some((key, _))) =
             (normalize(&c.target_uri), host_key(c.target_uri.as_bytes()))
         else {
-            bad.push(c);
-            continue;
+            c.body = Vec::new();
+            self.no_host.push(c);
+            return;
         };
         let host = String::from_utf8_lossy(key.get(c.target_uri.as_bytes())).into_owned();
-        let i = kept.len();
-        let newer = |j: &usize| c.date >= kept[*j].date;
-        let take_uri = by_uri.get(&uri).is_none_or(newer);
+        let newer = |old: Option<&Capture>| old.is_none_or(|old| c.date >= old.date);
         // Only captures of `/robots.txt` speak for their host; others are redirect targets.
         let is_robots = uri.ends_with("/robots.txt") && uri.matches('/').count() == 3;
-        let take_host = is_robots && by_host.get(&host).is_none_or(newer);
-        if take_uri || take_host {
-            kept.push(c);
-            if take_uri {
-                by_uri.insert(uri, i);
-            }
-            if take_host {
-                by_host.insert(host, i);
-            }
+        if is_robots && newer(self.by_host.get(&host).and_then(|u| self.by_uri.get(u))) {
+            self.by_host.insert(host, uri.clone());
+        }
+        // The host's winner is always the most recent capture of its URI, so keeping only
+        // that one per URI loses nothing.
+        if newer(self.by_uri.get(&uri)) {
+            self.by_uri.insert(uri, c);
         }
     }
-    let mut hosts: Vec<HostCapture> = by_host
-        .into_iter()
-        .map(|(host, mut i)| {
-            let mut redirects = Vec::new();
-            let mut too_many = false;
-            let mut dangling = false;
-            while (300..400).contains(&kept[i].status) {
-                let next = kept[i]
-                    .location
-                    .as_deref()
-                    .and_then(|l| resolve_location(&kept[i].target_uri, l))
-                    .and_then(|l| normalize(&l))
-                    .and_then(|u| by_uri.get(&u).copied());
-                let Some(next) = next else {
-                    dangling = true;
-                    break;
-                };
-                redirects.push(kept[i].target_uri.clone());
-                if redirects.len() > MAX_REDIRECTS {
-                    too_many = true;
-                    break;
+
+    /// The captures kept (one per distinct URI).
+    pub fn len(&self) -> usize {
+        self.by_uri.len()
+    }
+
+    /// True when no capture with a host was added.
+    pub fn is_empty(&self) -> bool {
+        self.by_uri.is_empty()
+    }
+
+    /// One capture per host, redirects followed, sorted by host; and the captures whose
+    /// target URI has no host.
+    pub fn resolve(self) -> (Vec<HostCapture>, Vec<Capture>) {
+        let Captures {
+            by_uri,
+            by_host,
+            no_host,
+        } = self;
+        let mut hosts: Vec<HostCapture> = by_host
+            .into_iter()
+            .filter_map(|(host, uri)| {
+                let mut c = by_uri.get(&uri)?;
+                let mut redirects = Vec::new();
+                let mut too_many = false;
+                let mut dangling = false;
+                while (300..400).contains(&c.status) {
+                    let next = c
+                        .location
+                        .as_deref()
+                        .and_then(|l| resolve_location(&c.target_uri, l))
+                        .and_then(|l| normalize(&l))
+                        .and_then(|u| by_uri.get(&u));
+                    let Some(next) = next else {
+                        dangling = true;
+                        break;
+                    };
+                    redirects.push(c.target_uri.clone());
+                    if redirects.len() > MAX_REDIRECTS {
+                        too_many = true;
+                        break;
+                    }
+                    c = next;
                 }
-                i = next;
-            }
-            HostCapture {
-                host,
-                capture: kept[i].clone(),
-                redirects,
-                too_many_redirects: too_many,
-                dangling_redirect: dangling,
-            }
-        })
-        .collect();
-    hosts.sort_by(|a, b| a.host.cmp(&b.host));
-    (hosts, bad)
+                Some(HostCapture {
+                    host,
+                    capture: c.clone(),
+                    redirects,
+                    too_many_redirects: too_many,
+                    dangling_redirect: dangling,
+                })
+            })
+            .collect();
+        hosts.sort_by(|a, b| a.host.cmp(&b.host));
+        (hosts, no_host)
+    }
 }
 
 #[cfg(test)]
@@ -508,7 +894,8 @@ mod tests {
                     records: 3,
                     responses: 2,
                     other: 1,
-                    malformed: 0
+                    malformed: 0,
+                    headers: 3,
                 }
             );
             assert_eq!(caps[0].status, 200);
@@ -640,5 +1027,69 @@ mod tests {
         assert!(hosts
             .iter()
             .all(|h| h.too_many_redirects && h.redirects.len() == 6));
+    }
+
+    /// Issue 16.4: a body is cut at the reader's limit as it is read (plain, gzip member,
+    /// chunked), and the rest of its record is skipped, so the next record is read whole.
+    #[test]
+    fn issue16_bodies_are_cut_at_the_limit_when_read() {
+        let big = format!("User-agent: *\n{}", "Disallow: /x\n".repeat(100_000));
+        let mut chunked = String::from("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+        for piece in big.as_bytes().chunks(7000) {
+            chunked.push_str(&format!("{:x}\r\n", piece.len()));
+            chunked.push_str(std::str::from_utf8(piece).expect("ascii"));
+            chunked.push_str("\r\n");
+        }
+        chunked.push_str("0\r\n\r\n");
+        let recs = [
+            record(
+                "http://a.example/robots.txt",
+                "2024",
+                format!("HTTP/1.1 200 OK\r\n\r\n{big}").as_bytes(),
+            ),
+            record("http://b.example/robots.txt", "2024", chunked.as_bytes()),
+            record("http://c.example/robots.txt", "2024", OK),
+        ];
+        let plain = recs.concat();
+        let zipped: Vec<u8> = recs.iter().flat_map(|r| gz(r)).collect();
+        for data in [plain, zipped] {
+            let mut caps = Vec::new();
+            let counts = read_from(
+                io::Cursor::new(&data),
+                1001,
+                &mut |c| caps.push(c),
+                &mut |p| panic!("{p:?}"),
+            )
+            .expect("read");
+            assert_eq!(counts.responses, 3);
+            let lens: Vec<usize> = caps.iter().map(|c| c.body.len()).collect();
+            assert_eq!(lens, [1001, 1001, OK.len() - 45]);
+            assert_eq!(caps[0].body, &big.as_bytes()[..1001]);
+            assert_eq!(caps[1].body, &big.as_bytes()[..1001]);
+        }
+    }
+
+    /// Issue 16.4: only the newest capture of each URI is kept as captures come in.
+    #[test]
+    fn issue16_older_captures_are_dropped_as_they_come() {
+        let mut kept = Captures::default();
+        for day in 1..=20 {
+            kept.add(cap(
+                "http://a.example/robots.txt",
+                &format!("2024-01-{day:02}"),
+                200,
+                None,
+            ));
+            kept.add(cap("http://b.example/robots.txt", "2024-01-05", 200, None));
+            assert_eq!(kept.len(), 2);
+        }
+        kept.add(cap("no host", "2024", 200, None));
+        let (hosts, bad) = kept.resolve();
+        assert_eq!(hosts[0].capture.date, "2024-01-20");
+        assert_eq!(hosts.len(), 2);
+        assert!(
+            bad[0].body.is_empty(),
+            "no body is kept for a capture without a host"
+        );
     }
 }

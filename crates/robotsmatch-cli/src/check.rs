@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 use robotsmatch::fetch::Availability;
 use robotsmatch::{catalog, Matcher, Precedence, Profile, Robots, RuleRef, SelectionKind};
@@ -134,11 +134,6 @@ pub fn parse_profile(name: &str) -> anyhow::Result<Profile> {
     }
 }
 
-/// Reads a robots.txt file, naming it in the error.
-pub fn read_robots(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("cannot read robots.txt file '{}'", path.display()))
-}
-
 /// Runs `check`; returns the exit code.
 pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
     let profiles = args
@@ -149,7 +144,7 @@ pub fn run(mut args: CheckArgs) -> anyhow::Result<u8> {
     agent_given(&args.agent)?;
     let parse = args.limits.parse_config();
     let file_robots = match &args.robots {
-        Some(path) => Some(Robots::parse_with(&read_robots(path)?, &parse)),
+        Some(path) => Some(Robots::parse_with(&args.limits.read_robots(path)?, &parse)),
         None => None,
     };
     let report = match (&args.robots, &args.fetch) {

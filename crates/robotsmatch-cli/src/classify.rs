@@ -13,7 +13,8 @@ use robotsmatch_bulk::reader::{self, LogPath};
 use robotsmatch_bulk::store::{StoreConfig, STORE_DENSE_SIZE_LIMIT};
 use robotsmatch_bulk::summary::MALFORMED_KEPT;
 use robotsmatch_bulk::{
-    Classified, Classifier, Invalid, LineFormat, Outcome, Progress, Report, Sink, Store, Summary,
+    Classified, Classifier, Invalid, LineFormat, Malformed, Outcome, Progress, Report, Sink, Store,
+    Summary,
 };
 
 use crate::output;
@@ -44,10 +45,11 @@ pub struct ClassifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Tsv)]
     format: Format,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 per core, and at least 16).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Print only URLs with this verdict (tsv and jsonl).
+    /// Print only URLs with this verdict (tsv and jsonl; an error with summary, which counts
+    /// every URL).
     #[arg(long, value_enum, value_name = "VERDICT")]
     only: Option<Only>,
     /// Take the URL from this 1-based column of TSV/CSV lines (default: the whole line).
@@ -67,6 +69,11 @@ pub struct ClassifyArgs {
     /// Read plain files instead of memory-mapping them.
     #[arg(long)]
     no_mmap: bool,
+    /// The longest log line read, in bytes: a longer line is `invalid` (only its first 256
+    /// bytes are kept and shown), and reading goes on at the next line.
+    #[arg(long, value_name = "BYTES", default_value_t = reader::DEFAULT_MAX_LINE as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_log_line: u64,
     #[command(flatten)]
     limits: crate::limits::LimitArgs,
     /// Logs: one URL per line, or TSV/CSV; plain or gzip; `-` is stdin.
@@ -117,6 +124,10 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     if logs.iter().filter(|l| **l == LogPath::Stdin).count() > 1 {
         bail!("stdin ('-') can be given only once");
     }
+    if args.only.is_some() && args.format == Format::Summary {
+        // Issue 17.8: a filter that would be silently ignored is a usage error.
+        bail!("--only filters the URLs printed by --format tsv and jsonl; --format summary counts every URL (drop --only, or pick tsv or jsonl)");
+    }
     let config = StoreConfig::new(robotsmatch::catalog::agent_for(&args.agent))
         .builder(args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT))
         .parse_config(args.limits.parse_config());
@@ -128,15 +139,17 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
         }
     };
     reader::check_logs(&logs)?;
-    let threads = args.threads.unwrap_or_else(reader::default_threads).max(1);
+    let threads = threads_flag(args.threads)?;
     let summary = args.format == Format::Summary;
     let classifier = Classifier::new(&store)
         .line_format(format)
         .threads(threads)
         .chunk_size(args.chunk_size)
         .mmap(!args.no_mmap)
+        .max_line(usize::try_from(args.max_log_line).unwrap_or(usize::MAX))
         .count_rules(summary)
         .count_hosts(summary);
+    let store_empty = warn_empty_store(&store, args.robots.as_deref())?;
     let (total_bytes, size_known) = reader::total_size(&logs);
     let progress = progress_bar(total_bytes, size_known);
     let show = |p: &Progress| {
@@ -179,12 +192,30 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
             &logs,
             elapsed,
             report.threads,
-            bytes_read(&logs),
+            report.bytes,
         )?;
         o.flush()?;
     }
     report_malformed(&mut err, totals, &logs)?;
     let mut code = 0;
+    if hint_invalid(&mut err, totals, format)? {
+        // Issue 17.5: nothing in the input was a URL; an input error.
+        code = 2;
+    }
+    if !store_empty && totals.urls() > 0 && totals.no_robots == totals.urls() {
+        // Issue 17.4: a store whose keys match none of the log's hosts.
+        let robots = match args.robots.as_deref() {
+            Some(p) => format!("'{}' ({} files)", p.display(), store.file_count()),
+            None => format!("the WARC files ({} hosts captured)", store.file_count()),
+        };
+        writeln!(
+            err,
+            "robotsmatch: warning: none of the {} URLs' hosts has a robots.txt in {robots}, \
+             so every URL is allowed as 'no robots'; files are named after the host as in \
+             the URL, lower case: <host>.txt, <host>_<port>.txt or <host>/robots.txt",
+            totals.urls(),
+        )?;
+    }
     for e in &report.errors {
         writeln!(err, "robotsmatch: {}", e.message)?;
         code = 2;
@@ -350,9 +381,139 @@ impl Sink for JsonlSink {
     }
 }
 
-fn bytes_read(logs: &[LogPath]) -> Option<u64> {
-    let (n, known) = reader::total_size(logs);
-    known.then_some(n)
+/// The `--threads` value: at least 1, and at most [`reader::max_threads`] (with a warning).
+pub fn threads_flag(threads: Option<usize>) -> anyhow::Result<usize> {
+    let Some(asked) = threads else {
+        return Ok(reader::default_threads());
+    };
+    if asked == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let max = reader::max_threads();
+    if asked > max {
+        eprintln!(
+            "robotsmatch: warning: --threads {asked} is more than this machine can use; using \
+             {max} (at most 4 per core, {} cores here, and at least 16)",
+            reader::default_threads()
+        );
+        return Ok(max);
+    }
+    Ok(asked)
+}
+
+/// Issue 17.4: warns when the store holds no robots.txt file at all. Returns whether it did.
+fn warn_empty_store(store: &Store, robots: Option<&std::path::Path>) -> std::io::Result<bool> {
+    if store.file_count() > 0 {
+        return Ok(false);
+    }
+    let what = match robots {
+        Some(p) => format!(
+            "robots directory '{}' holds no robots.txt files (<host>.txt or <host>/robots.txt)",
+            p.display()
+        ),
+        None => "the WARC files hold no robots.txt capture with a host".to_string(),
+    };
+    writeln!(
+        std::io::stderr().lock(),
+        "robotsmatch: warning: {what}: every URL will be allowed as 'no robots'"
+    )?;
+    Ok(true)
+}
+
+/// Issue 17.5: when most lines hold no URL, says why (the commonest reasons) and what to try
+/// (`--column`, with the column where the first such line has a URL). Returns true when no
+/// line held a URL at all (and some line was malformed): the run then exits with 2.
+fn hint_invalid(err: &mut impl Write, t: &Summary, format: LineFormat) -> std::io::Result<bool> {
+    let lines = t.urls() + t.invalid();
+    if t.malformed == 0 || t.malformed * 2 <= lines {
+        return Ok(false);
+    }
+    let mut reasons: Vec<(u64, Malformed)> = Malformed::ALL
+        .iter()
+        .map(|&r| (t.invalid_by(r), r))
+        .filter(|&(n, r)| n > 0 && r != Malformed::Blank)
+        .collect();
+    reasons.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let why: Vec<String> = reasons
+        .iter()
+        .map(|(n, r)| format!("{n} {}", r.as_str()))
+        .collect();
+    writeln!(
+        err,
+        "robotsmatch: warning: {} of {lines} lines ({:.0}%) hold no usable URL ({})",
+        t.malformed,
+        pct(t.malformed, lines),
+        why.join(", ")
+    )?;
+    if reasons.first().is_some_and(|r| r.1 == Malformed::TooLong) {
+        writeln!(
+            err,
+            "robotsmatch: hint: lines longer than --max-log-line are skipped; if the log's \
+             lines are that long, raise it (is this a log of URLs, one per line?)"
+        )?;
+    } else if let Some(first) = t.malformed_lines.first() {
+        match suggest_column(&first.text, format) {
+            Some((column, delimiter)) => writeln!(
+                err,
+                "robotsmatch: hint: the lines look like {} fields with the URL in column \
+                 {column}: try --column {column}{}",
+                if delimiter == b'\t' {
+                    "tab-separated"
+                } else {
+                    "comma-separated"
+                },
+                if delimiter == b'\t' {
+                    ""
+                } else {
+                    " --delimiter ,"
+                }
+            )?,
+            None if format.column == 0 => writeln!(
+                err,
+                "robotsmatch: hint: each line must be one absolute URL (scheme://host/path); \
+                 for TSV/CSV logs give the URL's column with --column N (and --delimiter , \
+                 for CSV)"
+            )?,
+            None => writeln!(
+                err,
+                "robotsmatch: hint: column {} of these lines holds no absolute URL \
+                 (scheme://host/path): check --column and --delimiter",
+                format.column
+            )?,
+        }
+    }
+    Ok(t.urls() == 0)
+}
+
+/// The (column, delimiter) of a line's first field that is an absolute URL, when the line has
+/// several fields and the URL is not where `format` looks.
+fn suggest_column(line: &[u8], format: LineFormat) -> Option<(usize, u8)> {
+    for delimiter in [b'\t', b',', format.delimiter] {
+        if !line.contains(&delimiter) {
+            continue;
+        }
+        let try_format = LineFormat {
+            delimiter,
+            ..format
+        };
+        for column in 1..=64 {
+            let Ok(field) = robotsmatch_bulk::logline::field(
+                line,
+                LineFormat {
+                    column,
+                    ..try_format
+                },
+            ) else {
+                break;
+            };
+            if (column, delimiter) != (format.column, format.delimiter)
+                && robotsmatch_bulk::logline::host_key(&field).is_some()
+            {
+                return Some((column, delimiter));
+            }
+        }
+    }
+    None
 }
 
 fn progress_bar(total: u64, known: bool) -> Option<indicatif::ProgressBar> {
@@ -428,7 +589,7 @@ fn write_summary(
     logs: &[LogPath],
     elapsed: std::time::Duration,
     threads: usize,
-    bytes: Option<u64>,
+    bytes: u64,
 ) -> std::io::Result<()> {
     let urls = t.urls();
     let lines = urls + t.blank + t.malformed;
@@ -488,7 +649,7 @@ fn write_summary(
         // Hosts of the log by what their capture said.
         let mut seen = [0u64; 4];
         for h in t.hosts() {
-            let i = match store.availability(&String::from_utf8_lossy(h.host)) {
+            let i = match store.availability(h.host) {
                 Some(Availability::Available) => 0,
                 Some(Availability::Unavailable) => 1,
                 Some(Availability::Unreachable) => 2,
@@ -514,21 +675,14 @@ fn write_summary(
             seen[3]
         )?;
     }
-    match bytes {
-        Some(b) => writeln!(
-            o,
-            "elapsed       {:>12.3} s {:.0} URLs/s, {:.1} MB/s, {threads} threads",
-            secs,
-            urls as f64 / secs,
-            b as f64 / secs / 1e6
-        )?,
-        None => writeln!(
-            o,
-            "elapsed       {:>12.3} s {:.0} URLs/s, {threads} threads",
-            secs,
-            urls as f64 / secs
-        )?,
-    }
+    // Issue 16.6: the bytes of text read (after gzip decompression), from stdin too.
+    writeln!(
+        o,
+        "elapsed       {:>12.3} s {:.0} URLs/s, {:.1} MB/s, {threads} threads",
+        secs,
+        urls as f64 / secs,
+        bytes as f64 / secs / 1e6
+    )?;
     writeln!(o, "\ntop hosts        urls    allowed disallowed  host")?;
     for h in t.top_hosts(10) {
         writeln!(

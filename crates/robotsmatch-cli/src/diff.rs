@@ -112,13 +112,13 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let agent = catalog::agent_for(&args.agent);
     let builder = args.limits.builder(profile, 1 << 20);
     let parse = args.limits.parse_config();
-    let old_body = crate::check::read_robots(&args.old)?;
-    let new_body = crate::check::read_robots(&args.new)?;
+    let old_body = args.limits.read_robots(&args.old)?;
+    let new_body = args.limits.read_robots(&args.new)?;
     let old = builder.build(&Robots::parse_with(&old_body, &parse), agent.clone());
     let new = builder.build(&Robots::parse_with(&new_body, &parse), agent);
     reader::check_logs(&logs)?;
     let config = ReadConfig {
-        threads: args.threads.unwrap_or_else(reader::default_threads).max(1),
+        threads: crate::classify::threads_flag(args.threads)?,
         ..ReadConfig::default()
     };
     let tsv = args.format == Format::Tsv;
@@ -193,16 +193,12 @@ fn diff_chunk(
 ) -> ChunkOut {
     let mut stats = Stats::default();
     let mut out = Vec::new();
-    let mut data = chunk.data;
-    if data.last() == Some(&b'\n') {
-        data = &data[..data.len() - 1];
-    }
-    if data.is_empty() {
-        return ChunkOut { stats, tsv: out };
-    }
-    for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
-        let line = logline::clean_line(raw, chunk.first && i == 0);
-        let (text, url) = match logline::extract(line, format) {
+    for line in chunk.lines() {
+        if line.too_long {
+            stats.invalid += 1;
+            continue;
+        }
+        let (text, url) = match logline::extract(line.text, format) {
             Ok(x) => x,
             Err(Malformed::Blank) => continue,
             Err(_) => {

@@ -58,7 +58,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<u8> {
     if let Some(agent) = &args.agent {
         crate::check::agent_given(agent)?;
     }
-    let body = crate::check::read_robots(&args.robots)?;
+    let body = args.limits.read_robots(&args.robots)?;
     let name = args.expectations.display().to_string();
     let text = std::fs::read(&args.expectations)
         .with_context(|| format!("cannot read expectations file '{name}'"))?;

@@ -40,6 +40,16 @@ enum EngineArg {
 }
 
 impl LimitArgs {
+    /// Reads a robots.txt file for parsing: at most the parse limit + 1 byte, all the parser
+    /// looks at (issue 16.6: `--robots /dev/zero` must not eat memory). The error names the
+    /// file.
+    pub fn read_robots(&self, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+        use anyhow::Context;
+        let limit = self.parse_config().get_max_bytes().saturating_add(1);
+        robotsmatch_bulk::store::read_limited(path, limit)
+            .with_context(|| format!("cannot read robots.txt file '{}'", path.display()))
+    }
+
     /// The parse limits.
     pub fn parse_config(&self) -> ParseConfig {
         ParseConfig::new()

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use robotsmatch::lint::{lint, Severity};
 
@@ -29,9 +30,24 @@ enum Format {
     Json,
 }
 
+/// The most of a file `lint` reads: far past the 500 KiB crawlers read, so that the size it
+/// reports is exact for any real file, and bounded for a device that never ends.
+const LINT_READ_LIMIT: usize = 64 << 20;
+
 /// Runs `lint`; returns the exit code.
 pub fn run(args: LintArgs) -> anyhow::Result<u8> {
-    let body = crate::check::read_robots(&args.file)?;
+    let mut body = robotsmatch_bulk::store::read_limited(&args.file, LINT_READ_LIMIT + 1)
+        .with_context(|| format!("cannot read robots.txt file '{}'", args.file.display()))?;
+    if body.len() > LINT_READ_LIMIT {
+        // Issue 16.6: a device such as /dev/zero never ends; crawlers read 500 KiB anyway.
+        body.truncate(LINT_READ_LIMIT);
+        eprintln!(
+            "robotsmatch: warning: '{}' is over {} MiB: lint reads its first {} MiB (crawlers read only the first 500 KiB)",
+            output::escape_str(&args.file.display().to_string()),
+            LINT_READ_LIMIT >> 20,
+            LINT_READ_LIMIT >> 20
+        );
+    }
     let findings = lint(&body);
     let errors = findings
         .iter()

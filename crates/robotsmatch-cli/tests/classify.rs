@@ -155,7 +155,8 @@ fn many_malformed_lines_are_summarised() {
         &["classify", "--robots", p(&robots), "--agent", "x", p(&log)],
         None,
     );
-    assert_eq!(o.status.code(), Some(0));
+    // Issue 17.5: no line holds a URL: an input error, after the whole output.
+    assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         out(&o).lines().count(),
         25,
@@ -840,5 +841,559 @@ fn issue16_invalid_ports_are_invalid_lines() {
     assert!(
         e.contains("log.txt:2: invalid port: http://shop.example:abc/cart"),
         "{e}"
+    );
+}
+
+/// Runs the binary, killing it after `secs` seconds (a regression must fail, not hang).
+fn run_deadline(args: &[&str], stdin: Option<Vec<u8>>, secs: u64) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_robotsmatch"));
+    cmd.args(args).current_dir(root());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn robotsmatch");
+    let writer = stdin.map(|input| {
+        let mut s = child.stdin.take().unwrap();
+        std::thread::spawn(move || {
+            let _ = s.write_all(&input);
+        })
+    });
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let o = child.wait_with_output();
+        let _ = tx.send(());
+        o
+    });
+    if rx
+        .recv_timeout(std::time::Duration::from_secs(secs))
+        .is_err()
+    {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        panic!("robotsmatch {args:?} did not finish within {secs} s");
+    }
+    if let Some(w) = writer {
+        let _ = w.join();
+    }
+    waiter.join().unwrap().unwrap()
+}
+
+/// Issue 16.2: a truncated gzip read with the default chunk size (1 MiB) classifies every
+/// complete line before the cut (up to 1 MiB of them used to be dropped), and the message
+/// says how many lines were classified; exit 2.
+#[test]
+fn issue16_truncated_gzip_classifies_every_complete_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let mut text = String::new();
+    for i in 0..150_000 {
+        text.push_str(&format!(
+            "https://shop.example/cart/{i}/{}\n",
+            i * 7919 % 100_003
+        ));
+    }
+    let full = gzip(text.as_bytes());
+    let cut = &full[..full.len() / 2];
+    let gz = dir.path().join("cut.gz");
+    std::fs::write(&gz, cut).unwrap();
+    let mut decoded = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(cut), &mut decoded);
+    let complete = decoded.iter().filter(|&&b| b == b'\n').count();
+    assert!(complete > 10_000);
+    let o = run(
+        &["classify", "--robots", p(&robots), "--agent", "x", p(&gz)],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let got = out(&o);
+    assert_eq!(
+        got.lines().count(),
+        complete,
+        "every complete line, and no cut one"
+    );
+    for (i, l) in got.lines().enumerate() {
+        let want = format!(
+            "disallowed\t2\tDisallow: /cart\thttps://shop.example/cart/{i}/{}",
+            i * 7919 % 100_003
+        );
+        assert_eq!(l, want);
+    }
+    let e = err(&o);
+    assert!(e.contains("cut.gz: truncated gzip stream after"), "{e}");
+    assert!(e.contains("every complete line before it was read"), "{e}");
+    assert!(
+        e.contains(&format!("({complete} lines of it classified)")),
+        "{e}"
+    );
+}
+
+/// Issue 16.3: a line without a newline on stdin is `invalid` once past --max-log-line
+/// (only its first 256 bytes are shown), and the next line is classified.
+#[test]
+fn issue16_line_longer_than_the_limit_is_invalid_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let mut input = b"https://shop.example/cart\n".to_vec();
+    input.extend(std::iter::repeat_n(b'a', 5 << 20));
+    input.extend_from_slice(b"\nhttps://shop.example/cart/help\n");
+    for extra in [&["--max-log-line", "1000"][..], &[]] {
+        let args = [
+            &["classify", "--robots", p(&robots), "--agent", "x"][..],
+            extra,
+            &["-"],
+        ]
+        .concat();
+        let o = run_deadline(&args, Some(input.clone()), 120);
+        // The default limit (1 MiB) is below the 5 MiB line too.
+        let want_long = "a".repeat(256);
+        assert_eq!(
+            out(&o),
+            format!(
+                "disallowed\t2\tDisallow: /cart\thttps://shop.example/cart\n\
+                 invalid\t-\t-\t{want_long}\n\
+                 allowed\t3\tAllow: /cart/help$\thttps://shop.example/cart/help\n"
+            )
+        );
+        let e = err(&o);
+        assert!(
+            e.contains("<stdin>:2: line longer than the limit: aaa"),
+            "{e}"
+        );
+        assert_eq!(o.status.code(), Some(0), "{e}");
+    }
+    // A limit above the line: it is read whole (and is no URL).
+    let o = run_deadline(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--max-log-line",
+            "8000000",
+            "-",
+        ],
+        Some(input),
+        120,
+    );
+    assert!(
+        err(&o).contains("<stdin>:2: no scheme://host URL"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// Issue 16.6: a log whose lines end with a lone CR is one URL per line (it was one URL).
+#[test]
+fn issue16_cr_only_log_is_one_url_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("mac.txt");
+    std::fs::write(
+        &log,
+        "https://shop.example/cart\rhttps://shop.example/x\rhttps://nofile.example/cart\r",
+    )
+    .unwrap();
+    for extra in [&[][..], &["--no-mmap"]] {
+        let args = [
+            &["classify", "--robots", p(&robots), "--agent", "x"][..],
+            extra,
+            &[p(&log)],
+        ]
+        .concat();
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        assert_eq!(
+            out(&o),
+            "disallowed\t2\tDisallow: /cart\thttps://shop.example/cart\n\
+             allowed\t-\t-\thttps://shop.example/x\n\
+             allowed\t-\t-\thttps://nofile.example/cart\n"
+        );
+    }
+}
+
+/// Issue 16.6: `--robots /dev/zero` reads the parse limit + 1 byte, not forever (classify,
+/// check, diff).
+#[test]
+fn issue16_robots_file_is_read_up_to_the_limit() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let o = run_deadline(
+        &["classify", "--robots", "/dev/zero", "--agent", "x", "-"],
+        Some(b"https://shop.example/cart\n".to_vec()),
+        60,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), "allowed\t-\t-\thttps://shop.example/cart\n");
+    // The other commands that parse a robots.txt read it the same way.
+    let o = run_deadline(
+        &[
+            "check",
+            "--robots",
+            "/dev/zero",
+            "--agent",
+            "x",
+            "--format",
+            "tsv",
+            "/a",
+        ],
+        None,
+        60,
+    );
+    assert_eq!(out(&o), "allowed\t-\t-\t/a\n", "{}", err(&o));
+    let o = run_deadline(
+        &["diff", "--agent", "x", "/dev/zero", "/dev/zero", "-"],
+        Some(b"/a\n".to_vec()),
+        60,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // lint reads far more (it reports the size of a large file) but not without end.
+    let o = run_deadline(&["lint", "/dev/zero"], None, 60);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(out(&o).starts_with("/dev/zero: error["), "{}", out(&o));
+    assert!(
+        err(&o).contains("lint reads its first 64 MiB"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// Issue 16.6: `--threads 20000` is capped, with a warning, and gives the same output.
+#[test]
+fn issue16_threads_are_capped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, LOG).unwrap();
+    let o = run_deadline(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "Googlebot",
+            "--threads",
+            "20000",
+            p(&log),
+        ],
+        None,
+        60,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), LOG_TSV);
+    let e = err(&o);
+    assert!(
+        e.contains("warning: --threads 20000 is more than this machine can use; using "),
+        "{e}"
+    );
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--threads",
+            "0",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("--threads must be at least 1"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// Issue 16.6: store keys are the file names' bytes: a file named `\xff.txt` is the host
+/// `\xff` only (a lossy conversion made it apply to every host that is not UTF-8).
+#[cfg(unix)]
+#[test]
+fn issue16_host_file_names_keep_their_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    std::fs::write(
+        robots.join(std::ffi::OsStr::from_bytes(b"\xff.txt")),
+        "User-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    let log = dir.path().join("log.txt");
+    std::fs::write(
+        &log,
+        b"http://\xff/x\nhttp://\xfe/x\nhttp://\xef\xbf\xbd/x\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--format",
+            "jsonl",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let verdicts: Vec<String> = out(&o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!("{} {}", v["verdict"], v["robots"])
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "\"disallowed\" true",
+            "\"allowed\" false",
+            "\"allowed\" false"
+        ]
+    );
+}
+
+/// Issue 16.6: the summary's MB/s counts the text read (after gzip decompression), and is
+/// given for stdin too.
+#[test]
+fn issue16_summary_speed_counts_decompressed_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let text =
+        "https://shop.example/cart/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n".repeat(200_000);
+    let zipped = gzip(text.as_bytes());
+    assert!(zipped.len() * 50 < text.len());
+    let gz = dir.path().join("log.gz");
+    std::fs::write(&gz, &zipped).unwrap();
+    let args = [
+        "classify",
+        "--robots",
+        p(&robots),
+        "--agent",
+        "x",
+        "--format",
+        "summary",
+    ];
+    for log in [p(&gz), "-"] {
+        let stdin = (log == "-").then_some(zipped.as_slice());
+        let o = run(&[&args[..], &[log]].concat(), stdin);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        let s = out(&o);
+        let line = s
+            .lines()
+            .find(|l| l.starts_with("elapsed"))
+            .unwrap_or_default();
+        // "elapsed  0.123 s 1234 URLs/s, 45.6 MB/s, 2 threads"
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let secs: f64 = words[1].parse().unwrap();
+        let mbs: f64 = words[5].parse().unwrap();
+        let implied = mbs * 1e6 * secs;
+        // Rounding of both figures aside, the bytes are the text's, not the gzip file's.
+        assert!(
+            implied > text.len() as f64 * 0.5 && implied < text.len() as f64 * 1.5,
+            "{line}: {implied} bytes implied, text {} bytes, gzip {}",
+            text.len(),
+            zipped.len()
+        );
+    }
+}
+
+/// Issue 17.3: CSV fields as RFC 4180 reads them: a quoted field holds the delimiter, `""`
+/// is a quote.
+#[test]
+fn issue17_csv_quoted_delimiters_and_doubled_quotes() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    std::fs::write(
+        robots.join("1.bp.blogspot.com.txt"),
+        "User-agent: *\nDisallow: /*,-2010\n",
+    )
+    .unwrap();
+    let log = dir.path().join("log.csv");
+    std::fs::write(
+        &log,
+        "1,\"http://1.bp.blogspot.com/_x/S7TBbWLnNbI/AAAAAAAAB5w/March-31,-2010---UFC-Fight-Night.gif\",x\n\
+         2,\"https://shop.example/cart?q=\"\"a,b\"\"\",y\n\
+         3, \"https://shop.example/x\" ,z\n\
+         4,\"unclosed,https://shop.example/cart\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--column",
+            "2",
+            "--delimiter",
+            ",",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "disallowed\t2\tDisallow: /*,-2010\thttp://1.bp.blogspot.com/_x/S7TBbWLnNbI/AAAAAAAAB5w/March-31,-2010---UFC-Fight-Night.gif\n\
+         disallowed\t2\tDisallow: /cart\thttps://shop.example/cart?q=\"a,b\"\n\
+         allowed\t-\t-\thttps://shop.example/x\n\
+         invalid\t-\t-\t4,\"unclosed,https://shop.example/cart\n"
+    );
+}
+
+/// Issue 17.4: a store without robots files, or whose files match none of the log's hosts,
+/// is said on stderr (the verdicts stay: every URL allowed).
+#[test]
+fn issue17_wrong_store_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(empty.join("README"), "no robots here\n").unwrap();
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, LOG).unwrap();
+    let o = run(
+        &["classify", "--robots", p(&empty), "--agent", "x", p(&log)],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o).lines().count(), 7);
+    assert!(out(&o).lines().all(|l| l.starts_with("allowed\t-\t-\t")));
+    let e = err(&o);
+    assert!(
+        e.contains(&format!(
+            "warning: robots directory '{}' holds no robots.txt files",
+            p(&empty)
+        )),
+        "{e}"
+    );
+    assert_eq!(e.matches("warning").count(), 1, "{e}");
+
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(
+        other.join("elsewhere.example.txt"),
+        "User-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    let o = run(
+        &["classify", "--robots", p(&other), "--agent", "x", p(&log)],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let e = err(&o);
+    assert!(
+        e.contains(&format!(
+            "warning: none of the 7 URLs' hosts has a robots.txt in '{}' (1 files), so",
+            p(&other)
+        )),
+        "{e}"
+    );
+    // A store that matches: no warning.
+    let robots = robots_dir(dir.path());
+    let o = run(
+        &["classify", "--robots", p(&robots), "--agent", "x", p(&log)],
+        None,
+    );
+    assert_eq!(err(&o), "");
+}
+
+/// Issue 17.5: a TSV log given without --column is all invalid: said, with the column to
+/// use, and exit 2; a log mostly invalid gets the hint with exit 0.
+#[test]
+fn issue17_mostly_invalid_log_suggests_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots = robots_dir(dir.path());
+    let log = dir.path().join("log.tsv");
+    std::fs::write(
+        &log,
+        "2024-01-01\t200\thttps://shop.example/cart\n2024-01-01\t404\thttps://shop.example/x\n",
+    )
+    .unwrap();
+    let o = run(
+        &["classify", "--robots", p(&robots), "--agent", "x", p(&log)],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(out(&o).lines().count(), 2);
+    let e = err(&o);
+    assert!(
+        e.contains("warning: 2 of 2 lines (100%) hold no usable URL (2 no scheme://host URL)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("hint: the lines look like tab-separated fields with the URL in column 3: try --column 3"),
+        "{e}"
+    );
+    // With --column 3: no hint, exit 0.
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            p(&robots),
+            "--agent",
+            "x",
+            "--column",
+            "3",
+            p(&log),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(err(&o), "");
+    // Mostly invalid, some URLs: the warning, exit 0.
+    let csv = dir.path().join("log.csv");
+    std::fs::write(
+        &csv,
+        "a,https://shop.example/1\nb,https://shop.example/2\nhttps://shop.example/3\n",
+    )
+    .unwrap();
+    let o = run(
+        &["classify", "--robots", p(&robots), "--agent", "x", p(&csv)],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let e = err(&o);
+    assert!(
+        e.contains("warning: 2 of 3 lines (67%) hold no usable URL"),
+        "{e}"
+    );
+    assert!(e.contains("try --column 2 --delimiter ,"), "{e}");
+}
+
+/// Issue 17.8: --only with --format summary is a usage error (the summary counts every URL),
+/// before any work.
+#[test]
+fn issue17_only_with_summary_is_a_usage_error() {
+    let o = run(
+        &[
+            "classify",
+            "--robots",
+            "corpora/sample/robots",
+            "--agent",
+            "x",
+            "--format",
+            "summary",
+            "--only",
+            "disallowed",
+            "corpora/sample/urls.txt",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(
+        err(&o).contains("--only filters the URLs printed by --format tsv and jsonl"),
+        "{}",
+        err(&o)
     );
 }

@@ -305,3 +305,85 @@ fn malformed_records_are_skipped_not_fatal_and_the_newest_capture_wins() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Issue 16.4: a file that holds no WARC record is an error (exit 2) naming it, not "0 hosts,
+/// everything allowed".
+#[test]
+fn issue16_file_without_warc_records_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, data) in [
+        ("page.html", &b"<html><body>not a WARC</body></html>\n"[..]),
+        ("empty.warc", b""),
+        ("junk.warc.gz", b"\x1f\x8b\x08\x00garbage"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, data).expect("write");
+        let p = path.to_str().expect("path");
+        let o = run(&[
+            "classify",
+            "--robots-warc",
+            p,
+            "--agent",
+            "Googlebot",
+            "corpora/sample/urls.txt",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+        assert!(o.stdout.is_empty());
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(&format!("'{p}' holds no WARC record")),
+            "{err}"
+        );
+    }
+}
+
+/// Issue 16.4: bodies are cut at the parse limit + 1 when read (the unit tests of
+/// `robotsmatch_bulk::warc` check the cut itself), and only the newest capture of a host
+/// counts: a WARC of large captures classifies as the cut body does.
+#[test]
+fn issue16_large_warc_bodies_classify_as_cut() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut body = String::from("User-agent: *\nDisallow: /a\n");
+    while body.len() < 3 << 20 {
+        body.push_str("Disallow: /zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n");
+    }
+    body.push_str("Disallow: /beyond-the-limit\n");
+    let mut data = Vec::new();
+    for day in 1..=5 {
+        let r = record(
+            "https://a.example/robots.txt",
+            &format!("2024-01-0{day}T00:00:00Z"),
+            &format!("HTTP/1.1 200 OK\r\n\r\n{body}"),
+        );
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(r.as_bytes()).expect("gzip");
+        data.extend(e.finish().expect("gzip"));
+    }
+    let path = dir.path().join("big.warc.gz");
+    std::fs::write(&path, &data).expect("write");
+    let log = dir.path().join("log.txt");
+    std::fs::write(
+        &log,
+        "https://a.example/a\nhttps://a.example/beyond-the-limit\n",
+    )
+    .expect("log");
+    let o = run(&[
+        "classify",
+        "--robots-warc",
+        path.to_str().expect("path"),
+        "--agent",
+        "Googlebot",
+        log.to_str().expect("log"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout),
+        "disallowed\t2\tDisallow: /a\thttps://a.example/a\n\
+         allowed\t-\t-\thttps://a.example/beyond-the-limit\n"
+    );
+    assert!(
+        text(&o.stderr).contains("5 records, 5 responses"),
+        "{}",
+        text(&o.stderr)
+    );
+}

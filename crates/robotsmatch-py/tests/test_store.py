@@ -11,6 +11,7 @@ import pathlib
 import subprocess
 import threading
 import time
+import zlib
 from typing import Dict, List, Optional
 
 import pyarrow as pa
@@ -203,16 +204,22 @@ def test_columns_gzip_and_truncated_logs(store, urls, tmp_path):
     assert store.classify_log(gz, column=2, delimiter=",").to_pylist() == table.to_pylist()
     counts = store.count_log(csv, column=2, delimiter=",")
     assert counts["malformed_lines"] == [(1, "no scheme://host URL", "id,url")]
-    # A truncated gzip: a warning naming the file, and the lines before the cut.
+    # A truncated gzip: a warning naming the file, and every complete line before the cut
+    # (issue 16.2: up to 1 MiB of them used to be dropped).
     big = "".join(u + "\n" for u in urls * 20).encode()
     cut = tmp_path / "cut.gz"
     whole = gzip.compress(big)
     cut.write_bytes(whole[: len(whole) // 2])
+    decoded = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(whole[: len(whole) // 2])
+    complete = decoded.count(b"\n")
+    assert complete > 1000
     with pytest.warns(RuntimeWarning, match="cut.gz: truncated gzip stream"):
         rows = store.classify_log(cut).num_rows
-    assert rows > 1000
+    assert rows == complete
     with pytest.warns(RuntimeWarning):
-        assert store.count_log(cut)["log_errors"][0].endswith("the lines before the cut were classified")
+        message = store.count_log(cut)["log_errors"][0]
+    assert "every complete line before it was read" in message, message
+    assert message.endswith(f"({complete} lines of it classified)"), message
 
 
 def test_bad_input_is_a_clear_exception(store, tmp_path):
