@@ -53,7 +53,8 @@ pub struct CheckArgs {
 enum Format {
     /// An explanation per URL, as a tester shows it.
     Text,
-    /// verdict<TAB>line<TAB>rule<TAB>url per URL.
+    /// `verdict<TAB>line<TAB>rule<TAB>url` per URL.
+    #[value(help = "verdict<TAB>line<TAB>rule<TAB>url per URL")]
     Tsv,
     /// One JSON document with every decision.
     Json,

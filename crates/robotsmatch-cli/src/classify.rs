@@ -84,7 +84,8 @@ pub struct ClassifyArgs {
 /// Output formats of `classify`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// verdict<TAB>line<TAB>rule<TAB>url per input line.
+    /// `verdict<TAB>line<TAB>rule<TAB>url` per input line.
+    #[value(help = "verdict<TAB>line<TAB>rule<TAB>url per input line")]
     Tsv,
     /// One JSON object per input line.
     Jsonl,

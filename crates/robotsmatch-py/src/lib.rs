@@ -1,14 +1,14 @@
 //! Python bindings of robotsmatch: the native module `robotsmatch._robotsmatch`, re-exported by
 //! the pure-Python package `robotsmatch` (which adds the Scrapy adapter).
 //!
-//! - [`PyRobots`] (`robotsmatch.Robots`): a parsed robots.txt file, its sitemaps, warnings and
+//! - `PyRobots` (`robotsmatch.Robots`): a parsed robots.txt file, its sitemaps, warnings and
 //!   crawl delays; `robots.matcher(agent, profile)` compiles a matcher.
-//! - [`PyMatcher`] (`robotsmatch.Matcher`): immutable, shared freely between threads; decides
+//! - `PyMatcher` (`robotsmatch.Matcher`): immutable, shared freely between threads; decides
 //!   one URL (`allowed`, `decide`) or a batch (`allowed_many`, `decide_many`) with the GIL
 //!   released. A batch is a list (or tuple) of `str`/`bytes`, answered with lists, or any Arrow
 //!   array or chunked array of strings (read zero-copy through the Arrow PyCapsule
 //!   interface), answered with a pyarrow array of the same shape.
-//! - [`PyDecision`] (`robotsmatch.Decision`): a verdict and the rule that decided it.
+//! - `PyDecision` (`robotsmatch.Decision`): a verdict and the rule that decided it.
 //!
 //! Every object pickles: a matcher as its robots.txt body, agent and profile, rebuilt on load.
 //! Bad input raises `TypeError` or `ValueError` with the offending index; nothing panics.
