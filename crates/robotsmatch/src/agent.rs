@@ -376,41 +376,49 @@ impl RequestRate {
 /// Chooses the groups of `robots` that apply to `agent`. With `merge` false only the first
 /// matching group is used (the legacy convention); otherwise all are merged.
 pub fn select(robots: &Robots, agent: &Agent, merge: bool) -> Selection {
-    let take = |pred: &dyn Fn(&crate::parse::Group) -> bool| -> Vec<usize> {
-        let it = robots
-            .groups()
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| pred(g))
-            .map(|(i, _)| i);
+    let groups = robots.groups();
+    choose(
+        groups.len(),
+        agent,
+        merge,
+        |g, t| groups[g].names(&agent.tokens[t]),
+        |g| groups[g].is_wildcard(),
+    )
+}
+
+/// The choice [`select`] makes, over `n` groups described by two predicates (so that the
+/// one-crawler scan, which keeps only flags per group, makes the same choice): the groups
+/// naming the first of the crawler's tokens that some group names (`names(group, token)`),
+/// else, when the crawler obeys `*`, the `*` groups (`wildcard(group)`), else none; all of them
+/// merged, or only the first when `merge` is false.
+pub(crate) fn choose(
+    n: usize,
+    agent: &Agent,
+    merge: bool,
+    names: impl Fn(usize, usize) -> bool,
+    wildcard: impl Fn(usize) -> bool,
+) -> Selection {
+    let take = |pred: &dyn Fn(usize) -> bool| -> Vec<usize> {
+        let it = (0..n).filter(|&g| pred(g));
         if merge {
             it.collect()
         } else {
             it.take(1).collect()
         }
     };
-    for token in &agent.tokens {
-        let groups = take(&|g| g.names(token));
+    for (t, token) in agent.tokens.iter().enumerate() {
+        let groups = take(&|g| names(g, t));
         if !groups.is_empty() {
-            return Selection {
-                kind: SelectionKind::Named(token.clone()),
-                groups,
-            };
+            return Selection::new(SelectionKind::Named(token.clone()), groups);
         }
     }
     if agent.obeys_wildcard {
-        let groups = take(&|g| g.is_wildcard());
+        let groups = take(&wildcard);
         if !groups.is_empty() {
-            return Selection {
-                kind: SelectionKind::Wildcard,
-                groups,
-            };
+            return Selection::new(SelectionKind::Wildcard, groups);
         }
     }
-    Selection {
-        kind: SelectionKind::None,
-        groups: Vec::new(),
-    }
+    Selection::new(SelectionKind::None, Vec::new())
 }
 
 #[cfg(test)]

@@ -273,6 +273,18 @@ fn line_masks16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
     }
 }
 
+/// Loads up to eight bytes of `s` as a little-endian word, zero-padded.
+#[inline]
+pub(crate) fn load8(s: &[u8]) -> u64 {
+    if s.len() >= 8 {
+        u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+    } else {
+        let mut w = [0u8; 8];
+        w[..s.len()].copy_from_slice(s);
+        u64::from_le_bytes(w)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

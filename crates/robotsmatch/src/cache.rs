@@ -92,12 +92,7 @@ impl Origin {
 
     /// The default port of a (lower-case) scheme: `http` 80, `https` 443, `ftp` 21.
     pub fn default_port(scheme: &str) -> Option<u16> {
-        match scheme {
-            "http" => Some(80),
-            "https" => Some(443),
-            "ftp" => Some(21),
-            _ => None,
-        }
+        crate::url::scheme_default_port(scheme.as_bytes())
     }
 
     /// The scheme, lower case.

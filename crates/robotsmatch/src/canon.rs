@@ -106,10 +106,23 @@ pub fn canonicalize(input: &[u8]) -> Cow<'_, [u8]> {
 
 /// Like [`canonicalize`], but appends to `out` (cleared first) instead of allocating.
 pub fn canonicalize_into(input: &[u8], out: &mut Vec<u8>) {
+    if !canonicalize_if_needed(input, out) {
+        out.clear();
+        out.extend_from_slice(input);
+    }
+}
+
+/// Writes the canonical form of `input` into `out` (cleared first) and returns true, unless
+/// `input` is already canonical: then returns false and leaves `out` alone. One scan where
+/// [`is_canonical`] then [`canonicalize_into`] would read the unchanged prefix twice.
+pub fn canonicalize_if_needed(input: &[u8], out: &mut Vec<u8>) -> bool {
+    let Some(first) = first_change(input) else {
+        return false;
+    };
     out.clear();
-    let first = first_change(input).unwrap_or(input.len());
     out.extend_from_slice(&input[..first]);
     canonicalize_from(input, first, out);
+    true
 }
 
 /// Returns true when [`canonicalize`] would return its input unchanged.

@@ -216,7 +216,7 @@ impl MatcherBuilder {
     ) -> Decision<'b> {
         let agent = agent.into();
         with_canonical_path(url.as_ref(), |path| {
-            if self.profile.robots_txt_allowed && path == b"/robots.txt" {
+            if self.profile.always_allows(path) {
                 return Decision {
                     allowed: true,
                     rule: None,
@@ -521,7 +521,7 @@ impl Matcher {
 
     #[inline]
     fn robots_txt(&self, path: &[u8]) -> bool {
-        self.profile.robots_txt_allowed && path == b"/robots.txt"
+        self.profile.always_allows(path)
     }
 
     #[inline]

@@ -37,6 +37,12 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// True when `path` (canonical) is `/robots.txt` and the profile always allows it.
+    #[inline]
+    pub fn always_allows(&self, path: &[u8]) -> bool {
+        self.robots_txt_allowed && path == b"/robots.txt"
+    }
+
     /// RFC 9309 as Google applies it: longest match, Allow wins ties, `*` and `$`, merged
     /// groups, the `index.html` rule.
     pub const GOOGLE: Profile = Profile {

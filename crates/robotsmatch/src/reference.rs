@@ -55,7 +55,7 @@ impl Reference {
 
     /// Decides a canonical path (see [`crate::canon::canonical_path`]).
     pub fn decide(&self, path: &[u8]) -> RefDecision {
-        if self.profile.robots_txt_allowed && path == b"/robots.txt" {
+        if self.profile.always_allows(path) {
             return RefDecision {
                 allowed: true,
                 rule: None,

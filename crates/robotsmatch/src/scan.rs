@@ -18,7 +18,7 @@
 //! files, on the conformance cases and on the corpus.
 #![forbid(unsafe_code)]
 
-use crate::agent::{Agent, Selection, SelectionKind};
+use crate::agent::{Agent, Selection};
 use crate::compile::PatternSet;
 use crate::parse::{self, Key, ParseConfig, RuleKind, RuleRef};
 use crate::profile::Profile;
@@ -89,34 +89,14 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
             Key::Sitemap | Key::Other(..) => {}
         }
     });
-    // The same choice as `agent::select`: the first token that some group names, else `*`.
-    let merge = profile.merge_groups;
-    let take = |pred: &dyn Fn(&GroupFlags) -> bool| -> Vec<usize> {
-        let it = groups
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| pred(g))
-            .map(|(i, _)| i);
-        if merge {
-            it.collect()
-        } else {
-            it.take(1).collect()
-        }
-    };
-    let mut selection = Selection::new(SelectionKind::None, Vec::new());
-    for (i, t) in tokens.iter().enumerate().take(64) {
-        let chosen = take(&|g| g.named & (1 << i) != 0);
-        if !chosen.is_empty() {
-            selection = Selection::new(SelectionKind::Named(t.clone()), chosen);
-            break;
-        }
-    }
-    if *selection.kind() == SelectionKind::None && agent.get_obeys_wildcard() {
-        let chosen = take(&|g| g.wildcard);
-        if !chosen.is_empty() {
-            selection = Selection::new(SelectionKind::Wildcard, chosen);
-        }
-    }
+    // The same choice as `agent::select` (tokens past the 64th have no flag: never chosen).
+    let selection = crate::agent::choose(
+        groups.len(),
+        agent,
+        profile.merge_groups,
+        |g, t| t < 64 && groups[g].named & (1 << t) != 0,
+        |g| groups[g].wildcard,
+    );
     let chosen = selection.groups();
     let kept = |g: u32| chosen.binary_search(&(g as usize)).is_ok();
     if !rule_group.iter().all(|&g| kept(g)) {

@@ -77,6 +77,30 @@ impl Authority {
     }
 }
 
+/// The default port of a scheme, ignoring case: `http` 80, `https` 443, `ftp` 21; `None` for
+/// other schemes.
+pub fn scheme_default_port(scheme: &[u8]) -> Option<u16> {
+    if scheme.eq_ignore_ascii_case(b"http") {
+        Some(80)
+    } else if scheme.eq_ignore_ascii_case(b"https") {
+        Some(443)
+    } else if scheme.eq_ignore_ascii_case(b"ftp") {
+        Some(21)
+    } else {
+        None
+    }
+}
+
+/// A port as written after a host's `:`, when it is a number from 0 to 65535 (at most five
+/// digits, nothing else).
+fn parse_port(p: &[u8]) -> Option<u16> {
+    if p.is_empty() || p.len() > 5 || !p.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = p.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    u16::try_from(n).ok()
+}
+
 /// A URL split into its parts, each borrowed from the URL. Made by [`split`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UrlParts<'a> {
@@ -268,23 +292,12 @@ impl<'a> UrlParts<'a> {
     pub fn authority(&self) -> Option<Authority> {
         let ((hs, he), port) = self.host_port()?;
         let url = self.url;
-        let scheme = &url[..self.scheme_end];
-        let default_port = if scheme.eq_ignore_ascii_case(b"http") {
-            Some(80)
-        } else if scheme.eq_ignore_ascii_case(b"https") {
-            Some(443)
-        } else if scheme.eq_ignore_ascii_case(b"ftp") {
-            Some(21)
-        } else {
-            None
-        };
+        let default_port = scheme_default_port(&url[..self.scheme_end]);
         let (port, port_invalid) = match port {
             None => (None, false),
             Some((s, e)) => {
                 let p = &url[s..e];
-                let n = (!p.is_empty() && p.len() <= 5 && p.iter().all(u8::is_ascii_digit))
-                    .then(|| p.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')))
-                    .and_then(|n| u16::try_from(n).ok());
+                let n = parse_port(p);
                 // An empty port (`host:`) is no port, as for `port()`.
                 (n, n.is_none() && !p.is_empty())
             }
@@ -339,28 +352,13 @@ impl<'a> UrlParts<'a> {
     /// The port written in the URL, when it is a number from 0 to 65535 (`None` when none is
     /// written, it is empty or it is not such a number).
     pub fn port(&self) -> Option<u16> {
-        let p = self.port_str()?;
-        if p.is_empty() || p.len() > 5 || !p.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        p.iter()
-            .try_fold(0u32, |n, &d| Some(n * 10 + u32::from(d - b'0')))
-            .and_then(|n| u16::try_from(n).ok())
+        parse_port(self.port_str()?)
     }
 
     /// The default port of the scheme, ignoring case: `http` 80, `https` 443, `ftp` 21;
     /// `None` for other schemes and for URLs without a scheme.
     pub fn default_port(&self) -> Option<u16> {
-        let s = self.scheme()?;
-        if s.eq_ignore_ascii_case(b"http") {
-            Some(80)
-        } else if s.eq_ignore_ascii_case(b"https") {
-            Some(443)
-        } else if s.eq_ignore_ascii_case(b"ftp") {
-            Some(21)
-        } else {
-            None
-        }
+        scheme_default_port(self.scheme()?)
     }
 
     /// The written port when it is valid and not the scheme's default (`http://a:8080/`

@@ -18,7 +18,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
-use crate::canon::canonicalize_into;
+use crate::bytescan::load8;
 use crate::parse::RuleKind;
 use crate::profile::{Precedence, Profile};
 
@@ -215,18 +215,6 @@ fn simplify<'a>(canonical: &'a [u8], profile: &Profile) -> Simplified<'a> {
     }
 }
 
-/// Loads up to eight bytes of `s` as a little-endian word, zero-padded.
-#[inline]
-fn load8(s: &[u8]) -> u64 {
-    if s.len() >= 8 {
-        u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
-    } else {
-        let mut w = [0u8; 8];
-        w[..s.len()].copy_from_slice(s);
-        u64::from_le_bytes(w)
-    }
-}
-
 /// Does a simplified body (`first` bytes of literal prefix, then `*`-separated pieces; runs
 /// of `*` allowed) match a prefix of `path` (all of it when `anchored`)? Each piece after a
 /// `*` is placed at its leftmost occurrence after the previous one, which finds a match
@@ -280,11 +268,10 @@ pub(crate) fn rule_priority(
     path: &[u8],
     scratch: &mut Vec<u8>,
 ) -> Option<usize> {
-    let canonical: &[u8] = if crate::canon::is_canonical(pattern) {
-        pattern
-    } else {
-        canonicalize_into(pattern, scratch);
+    let canonical: &[u8] = if crate::canon::canonicalize_if_needed(pattern, scratch) {
         scratch
+    } else {
+        pattern
     };
     let simple = |s: Simplified<'_>| match s {
         Simplified::Never => false,
@@ -376,10 +363,7 @@ impl PatternSet {
         });
         // The canonical form: the pattern itself when it is canonical (no copy), else one
         // made in `scratch`.
-        let in_place = crate::canon::is_canonical(pattern);
-        if !in_place {
-            canonicalize_into(pattern, scratch);
-        }
+        let in_place = !crate::canon::canonicalize_if_needed(pattern, scratch);
         let canonical: &[u8] = if in_place { pattern } else { scratch };
         let k = kind_index(kind);
         let precedence = profile.precedence;

@@ -26,6 +26,7 @@
 use std::collections::HashMap;
 
 use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
+use crate::bytescan::load8;
 use crate::profile::Precedence;
 
 /// No index.
@@ -55,19 +56,6 @@ struct Node {
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Loads up to eight bytes of `s` as a little-endian word, zero-padded.
-#[inline]
-fn load8(s: &[u8]) -> u64 {
-    match s.get(..8) {
-        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
-        None => {
-            let mut w = [0u8; 8];
-            w[..s.len()].copy_from_slice(s);
-            u64::from_le_bytes(w)
-        }
-    }
-}
 
 impl Node {
     /// The position among the node's children of the child whose label starts with `b`.
@@ -199,17 +187,7 @@ impl PieceTrie {
         let sorted: Vec<&[u8]> = order.iter().map(|&i| pieces[i as usize]).collect();
         let mut radix = RadixBuilder::new();
         let at = radix.build(&sorted);
-        // Lay the nodes out breadth first so that children are consecutive.
-        let mut bfs: Vec<u32> = vec![0];
-        let mut new_index = vec![0u32; radix.nodes.len()];
-        let mut i = 0;
-        while i < bfs.len() {
-            for &k in &radix.kids[bfs[i] as usize] {
-                new_index[k as usize] = bfs.len() as u32;
-                bfs.push(k);
-            }
-            i += 1;
-        }
+        let (bfs, new_index) = radix.breadth_first();
         let mut ends_of: Vec<Vec<u32>> = vec![Vec::new(); radix.nodes.len()];
         for (k, &node) in at.iter().enumerate() {
             ends_of[node as usize].push(order[k]);
@@ -578,6 +556,22 @@ impl RadixBuilder {
         (self.nodes.len() - 1) as u32
     }
 
+    /// The nodes laid out breadth first, so that each node's children are consecutive: the
+    /// order (old indices) and, for each old index, its new one.
+    fn breadth_first(&self) -> (Vec<u32>, Vec<u32>) {
+        let mut order: Vec<u32> = vec![0];
+        let mut new_index = vec![0u32; self.nodes.len()];
+        let mut i = 0;
+        while i < order.len() {
+            for &k in &self.kids[order[i] as usize] {
+                new_index[k as usize] = order.len() as u32;
+                order.push(k);
+            }
+            i += 1;
+        }
+        (order, new_index)
+    }
+
     /// Inserts sorted strings; returns each one's node.
     fn build(&mut self, sorted: &[&[u8]]) -> Vec<u32> {
         // The path of the previous string: (node, depth at the node's end).
@@ -757,7 +751,8 @@ impl Tree {
                 (r.open != [0; 2] || !r.children.is_empty())
                     && pieces[r.piece as usize].bytes.len() > 1
             };
-            let wide: Vec<u32> = children.iter().copied().filter(|&c| searched(c)).collect();
+            let (wide, others): (Vec<u32>, Vec<u32>) =
+                children.iter().copied().partition(|&c| searched(c));
             if wide.len() > WIDE_CHILDREN {
                 let mut by_piece = Vec::with_capacity(wide.len());
                 for &c in &wide {
@@ -766,11 +761,7 @@ impl Tree {
                     by_piece.push((piece, c));
                 }
                 by_piece.sort_unstable();
-                rest[i].others = children
-                    .iter()
-                    .copied()
-                    .filter(|c| !wide.contains(c))
-                    .collect();
+                rest[i].others = others;
                 rest[i].by_piece = by_piece;
             }
             rest[i].children = children;
@@ -793,17 +784,7 @@ impl Tree {
             }
             m
         };
-        // Lay the nodes out breadth first, so that each node's children are consecutive.
-        let mut order: Vec<u32> = vec![0];
-        let mut new_index = vec![0u32; radix.nodes.len()];
-        let mut i = 0;
-        while i < order.len() {
-            for &k in &radix.kids[order[i] as usize] {
-                new_index[k as usize] = order.len() as u32;
-                order.push(k);
-            }
-            i += 1;
-        }
+        let (order, new_index) = radix.breadth_first();
         let mut nodes = vec![Node::default(); order.len()];
         let mut wide: Vec<[u64; 4]> = Vec::new();
         let mut labels: Vec<u8> = Vec::new();
