@@ -22,7 +22,8 @@ use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use robotsmatch::canon::{canonicalize_into, is_canonical};
+use robotsmatch::canon::{canonicalize_if_needed, canonicalize_into};
+use robotsmatch::url::UrlParts;
 use robotsmatch::{Cache, Decision, RuleRef};
 
 use crate::logline::{self, CsvFields, LineFormat, Malformed};
@@ -343,7 +344,7 @@ impl Classifier {
     /// optionally, its host key (`None` for a missing input, given to [`Sink::missing`]). A
     /// URL is taken as it is (no trimming, no columns); without a host key it needs
     /// `scheme://host`. `workers` (one per thread; made when missing, kept warm for the next
-    /// call) hold the counts: take them with [`Worker::take_summary`]. `start` is the
+    /// call, and given this classifier's line format and counting each time) hold the counts: take them with [`Worker::take_summary`]. `start` is the
     /// position of input 0 in a larger input classified in several calls (0 otherwise): a
     /// rule's example host is the host of the first URL it decided, by position. Returns the
     /// batches in input order; [`Sink::batch`] is given the number of URLs of each.
@@ -362,6 +363,13 @@ impl Classifier {
         let threads = self.read.threads.max(1);
         while workers.len() < threads {
             workers.push(self.worker());
+        }
+        // Workers kept from an earlier call keep their warm tables but take this
+        // classifier's settings (line format, what to count).
+        for w in workers.iter_mut() {
+            w.format = self.format;
+            w.count_rules = self.count_rules;
+            w.count_hosts = self.count_hosts;
         }
         // Ranges of at least 4096 URLs, about 8 per thread, so that both cores stay busy.
         let range = (n / (threads * 8)).clamp(4096, 1 << 16);
@@ -942,30 +950,13 @@ impl Worker {
                     note_invalid(counts, malformed, *pos, Malformed::BadPort, source);
                     return Err(Malformed::BadPort);
                 }
-                let host = &url[auth.host.clone()];
-                match auth.non_default_port() {
-                    None if auth.host_lowercase => (host, auth.default_port),
-                    port => {
-                        logline::host_key_into(host, port, &mut bufs.host);
-                        (
-                            &bufs.host[..],
-                            if port.is_some() {
-                                None
-                            } else {
-                                auth.default_port
-                            },
-                        )
-                    }
-                }
-            }
-        };
-        // The path rules are matched against, borrowed when already canonical (the common
-        // case): the same as `robotsmatch::canon::canonical_path`, without its allocation.
-        let path: &'w [u8] = match parts.path_and_query() {
-            Cow::Borrowed(p) if is_canonical(p) => p,
-            p => {
-                canonicalize_into(&p, &mut bufs.path);
-                &bufs.path
+                let (built, default_port) = logline::build_key(url, &auth, &mut bufs.host);
+                let host = if built {
+                    &bufs.host[..]
+                } else {
+                    &url[auth.host.clone()]
+                };
+                (host, default_port)
             }
         };
         let probe = table.probe(host, default_port.unwrap_or(0));
@@ -984,7 +975,9 @@ impl Worker {
             }
             Local::All(k) => {
                 let all: &'w AllRules = &alls[k as usize];
-                let allowed = all.allowed() || (*robots_txt_allowed && path == b"/robots.txt");
+                let allowed = all.allowed()
+                    || (*robots_txt_allowed
+                        && match_path(&parts, &mut bufs.path) == b"/robots.txt");
                 if allowed {
                     counts.unavailable += 1;
                 } else {
@@ -997,7 +990,7 @@ impl Worker {
                     let d = slot
                         .entry
                         .matcher()
-                        .decide_canonical_with(&mut slot.cache, path);
+                        .decide_canonical_with(&mut slot.cache, match_path(&parts, &mut bufs.path));
                     if *count_rules {
                         if let Some(rule) = d.rule() {
                             rules
@@ -1040,6 +1033,26 @@ impl Worker {
             allowed,
             outcome,
         })
+    }
+}
+
+/// The path rules are matched against, borrowed when already canonical (the common case):
+/// the same as `robotsmatch::canon::canonical_path`, without its allocation. Only a host with
+/// rules needs it.
+#[inline]
+fn match_path<'w>(parts: &UrlParts<'w>, buf: &'w mut Vec<u8>) -> &'w [u8] {
+    match parts.path_and_query() {
+        Cow::Borrowed(p) => {
+            if canonicalize_if_needed(p, buf) {
+                buf
+            } else {
+                p
+            }
+        }
+        Cow::Owned(p) => {
+            canonicalize_into(&p, buf);
+            buf
+        }
     }
 }
 

@@ -406,23 +406,12 @@ pub fn host_of(url: &[u8]) -> Option<(Cow<'_, [u8]>, Option<u16>)> {
 /// ```
 pub fn host_key(url: &[u8]) -> Option<(HostKey, Option<u16>)> {
     let auth = robotsmatch::url::split(url).authority()?;
-    let port = auth.non_default_port();
-    Some(if port.is_none() && auth.host_lowercase {
-        (
-            HostKey::Span(auth.host.start, auth.host.end),
-            auth.default_port,
-        )
+    let mut key = Vec::new();
+    let (built, default_port) = build_key(url, &auth, &mut key);
+    Some(if built {
+        (HostKey::Owned(key), default_port)
     } else {
-        let mut key = Vec::new();
-        host_key_into(&url[auth.host], port, &mut key);
-        (
-            HostKey::Owned(key),
-            if port.is_some() {
-                None
-            } else {
-                auth.default_port
-            },
-        )
+        (HostKey::Span(auth.host.start, auth.host.end), default_port)
     })
 }
 
@@ -431,20 +420,36 @@ pub fn host_key(url: &[u8]) -> Option<(HostKey, Option<u16>)> {
 #[inline]
 pub fn host_key_in<'a>(url: &'a [u8], scratch: &'a mut Vec<u8>) -> Option<(&'a [u8], Option<u16>)> {
     let auth = robotsmatch::url::split(url).authority()?;
+    let (built, default_port) = build_key(url, &auth, scratch);
+    Some((
+        if built { &scratch[..] } else { &url[auth.host] },
+        default_port,
+    ))
+}
+
+/// The host key of `url`'s authority `auth`: when the host as written is not the key (upper
+/// case, or a port other than the scheme's), the key is written into `scratch` and the first
+/// value is true; else the key is `url[auth.host]`. The second value is the default port whose
+/// file also serves the host (none when a port is written).
+#[inline]
+pub(crate) fn build_key(
+    url: &[u8],
+    auth: &robotsmatch::url::Authority,
+    scratch: &mut Vec<u8>,
+) -> (bool, Option<u16>) {
     let port = auth.non_default_port();
-    Some(if port.is_none() && auth.host_lowercase {
-        (&url[auth.host], auth.default_port)
-    } else {
-        host_key_into(&url[auth.host], port, scratch);
-        (
-            &scratch[..],
-            if port.is_some() {
-                None
-            } else {
-                auth.default_port
-            },
-        )
-    })
+    if port.is_none() && auth.host_lowercase {
+        return (false, auth.default_port);
+    }
+    host_key_into(&url[auth.host.clone()], port, scratch);
+    (
+        true,
+        if port.is_some() {
+            None
+        } else {
+            auth.default_port
+        },
+    )
 }
 
 /// Writes the host key of `host` (as written) into `out` (cleared first): lower case, then

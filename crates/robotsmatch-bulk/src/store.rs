@@ -42,8 +42,9 @@ use crate::warc;
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// The dense DFA budget per robots.txt body in a store, in bytes: a store holds thousands of
-/// matchers at once, so it is smaller than the library's default (1 MiB).
-pub const STORE_DENSE_SIZE_LIMIT: usize = 16 << 10;
+/// matchers at once, so it is smaller than the library's default (1 MiB); the same budget as
+/// the library's `RobotsCache`.
+pub const STORE_DENSE_SIZE_LIMIT: usize = robotsmatch::cache::CacheConfig::DEFAULT_DENSE_SIZE_LIMIT;
 
 /// How a store compiles its bodies: for which crawler, with which limits.
 #[derive(Clone, Debug)]
@@ -408,11 +409,7 @@ impl Store {
                     std::io::Error::new(std::io::ErrorKind::InvalidData, why),
                 ));
             }
-            report.counts.records += c.records;
-            report.counts.responses += c.responses;
-            report.counts.other += c.other;
-            report.counts.malformed += c.malformed;
-            report.counts.headers += c.headers;
+            warc::add(&mut report.counts, c);
         }
         let (hosts, no_host) = captures.resolve();
         report.hosts = hosts.len();

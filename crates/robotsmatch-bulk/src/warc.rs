@@ -184,7 +184,8 @@ pub fn read_from<R: Read + Seek>(
     Ok(counts)
 }
 
-fn add(counts: &mut Counts, c: Counts) {
+/// Adds the record counts `c` to `counts`.
+pub(crate) fn add(counts: &mut Counts, c: Counts) {
     counts.records += c.records;
     counts.responses += c.responses;
     counts.other += c.other;

@@ -133,13 +133,17 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
         .builder(args.limits.builder(profile, STORE_DENSE_SIZE_LIMIT))
         .parse_config(args.limits.parse_config());
     let store = match &args.robots {
-        Some(path) => Store::open(path, config)?,
+        Some(path) => {
+            let store = Store::open(path, config)?;
+            reader::check_logs(&logs)?;
+            store
+        }
         None => {
+            // Before the WARC files are read (they can be large).
             reader::check_logs(&logs)?;
             warc_store(&args.robots_warc, config)?
         }
     };
-    reader::check_logs(&logs)?;
     let threads = threads_flag(args.threads)?;
     let summary = args.format == Format::Summary;
     let classifier = Classifier::new(&store)

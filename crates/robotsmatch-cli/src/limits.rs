@@ -39,15 +39,19 @@ enum EngineArg {
     Reference,
 }
 
+/// Reads at most `limit` bytes of a robots.txt file; the error names the file.
+pub fn read_robots_up_to(path: &std::path::Path, limit: usize) -> anyhow::Result<Vec<u8>> {
+    use anyhow::Context;
+    robotsmatch_bulk::store::read_limited(path, limit)
+        .with_context(|| format!("cannot read robots.txt file '{}'", path.display()))
+}
+
 impl LimitArgs {
     /// Reads a robots.txt file for parsing: at most the parse limit + 1 byte, all the parser
     /// looks at (issue 16.6: `--robots /dev/zero` must not eat memory). The error names the
     /// file.
     pub fn read_robots(&self, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
-        use anyhow::Context;
-        let limit = self.parse_config().get_max_bytes().saturating_add(1);
-        robotsmatch_bulk::store::read_limited(path, limit)
-            .with_context(|| format!("cannot read robots.txt file '{}'", path.display()))
+        read_robots_up_to(path, self.parse_config().get_max_bytes().saturating_add(1))
     }
 
     /// The parse limits.

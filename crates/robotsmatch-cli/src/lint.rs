@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use robotsmatch::lint::{lint, Severity};
 
@@ -36,8 +35,7 @@ const LINT_READ_LIMIT: usize = 64 << 20;
 
 /// Runs `lint`; returns the exit code.
 pub fn run(args: LintArgs) -> anyhow::Result<u8> {
-    let mut body = robotsmatch_bulk::store::read_limited(&args.file, LINT_READ_LIMIT + 1)
-        .with_context(|| format!("cannot read robots.txt file '{}'", args.file.display()))?;
+    let mut body = crate::limits::read_robots_up_to(&args.file, LINT_READ_LIMIT + 1)?;
     if body.len() > LINT_READ_LIMIT {
         // Issue 16.6: a device such as /dev/zero never ends; crawlers read 500 KiB anyway.
         body.truncate(LINT_READ_LIMIT);

@@ -41,8 +41,9 @@ pub(crate) struct PyStore {
     store: Store,
     agent: String,
     profile: Profile,
-    /// Warm workers (host tables, lazy-DFA caches) for `classify` and `count`, by `decode_amp`.
-    workers: [Mutex<Vec<Worker>>; 2],
+    /// Warm workers (host tables, lazy-DFA caches) for `classify` and `count` (each call sets
+    /// their line format and counting; see `Classifier::classify_many`).
+    workers: Mutex<Vec<Worker>>,
     /// Records of the WARC files that were skipped, one message each.
     problems: Vec<String>,
 }
@@ -158,7 +159,7 @@ impl Sink for ArrowSink {
             Some(r) => {
                 b.line.append_value(r.line() as i32);
                 b.scratch.clear();
-                let _ = write!(b.scratch, "{}: {}", r.kind().key(), r.pattern_lossy());
+                let _ = write!(b.scratch, "{r}");
                 b.rule.append_value(&b.scratch);
             }
             None => {
@@ -428,7 +429,7 @@ impl PyStore {
             store,
             agent: agent.to_string(),
             profile,
-            workers: [Mutex::new(Vec::new()), Mutex::new(Vec::new())],
+            workers: Mutex::new(Vec::new()),
             problems,
         }
     }
@@ -510,17 +511,7 @@ impl PyStore {
             }
             _ => None,
         };
-        let url_cols: Vec<Strings> = url_chunks
-            .iter()
-            .map(|a| {
-                Strings::new(a).ok_or_else(|| {
-                    PyTypeError::new_err(format!(
-                        "urls must be an Arrow array of strings, not {}",
-                        a.data_type()
-                    ))
-                })
-            })
-            .collect::<PyResult<_>>()?;
+        let url_cols = Chunked::new(&url_chunks, "urls")?.chunks;
         let classifier = Classifier::new(&self.store)
             .line_format(LineFormat {
                 decode_amp: run.decode_amp,
@@ -529,7 +520,7 @@ impl PyStore {
             .threads(threads_or_default(run.threads)?)
             .count_rules(run.counts)
             .count_hosts(run.counts);
-        let pool = &self.workers[usize::from(run.decode_amp)];
+        let pool = &self.workers;
         let mut workers = pool
             .lock()
             .map(|mut w| std::mem::take(&mut *w))

@@ -155,6 +155,11 @@ def test_arrays_chunks_lists_and_hosts_give_the_same_rows(store, urls):
     assert counts["allowed"] == verdicts.count("allowed")
     assert counts["disallowed"] == verdicts.count("disallowed") > 0
     assert counts["malformed"] == verdicts.count("invalid") == 1
+    # A count after classify calls on the same store counts hosts and rules too (its warm
+    # workers take the counting settings of each call); a fresh store counts the same.
+    fresh = Store.open(str(SAMPLE / "robots"), "Googlebot").count(pa.array(given))
+    assert counts["hosts"] > 0 and counts["top_rules"]
+    assert counts == fresh
 
 
 def test_from_bodies_equals_the_directory(store, urls):
