@@ -362,8 +362,11 @@ struct Work<'c> {
     skipped: Vec<String>,
     /// Groups not compared rule against rule for their size, in words.
     oversized: Vec<String>,
-    /// The lines of the groups concerned.
+    /// The lines of the groups concerned, in the order found.
     related: Vec<u32>,
+    /// The same lines, to find one in constant time (every group can be skipped once the
+    /// budget is spent: a search of `related` made that quadratic in the groups).
+    related_seen: HashSet<u32>,
 }
 
 impl<'c> Work<'c> {
@@ -376,6 +379,7 @@ impl<'c> Work<'c> {
             skipped: Vec::new(),
             oversized: Vec::new(),
             related: Vec::new(),
+            related_seen: HashSet::new(),
         }
     }
 
@@ -389,6 +393,7 @@ impl<'c> Work<'c> {
             skipped: Vec::new(),
             oversized: Vec::new(),
             related: Vec::new(),
+            related_seen: HashSet::new(),
         }
     }
 
@@ -423,7 +428,7 @@ impl<'c> Work<'c> {
     }
 
     fn relate(&mut self, line: u32) {
-        if line > 0 && !self.related.contains(&line) {
+        if line > 0 && self.related_seen.insert(line) {
             self.related.push(line);
         }
     }
