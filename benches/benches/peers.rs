@@ -115,7 +115,7 @@ fn peers(c: &mut Criterion) {
         oneshot::<GooglePort>(c, &w);
         oneshot::<RobotParser>(c, &w);
         oneshot::<CylonPeer>(c, &w);
-        oneshot::<FastRobotsOnce>(c, &w);
+        oneshot::<FastRobots>(c, &w);
     }
 }
 

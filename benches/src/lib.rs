@@ -119,26 +119,6 @@ impl Peer for RobotsMatchBuilt {
     }
 }
 
-/// fast-robots' one-shot call: parse and decide without building its matcher.
-pub struct FastRobotsOnce;
-
-impl Peer for FastRobotsOnce {
-    const NAME: &'static str = "fast-robots";
-    fn build(_: &[u8], _: &str) -> Option<Self> {
-        Some(FastRobotsOnce)
-    }
-    fn allowed(&self, _: &str) -> bool {
-        true
-    }
-    fn once(robots: &[u8], agent: &str, url: &str) -> Option<bool> {
-        Some(fast_robots_oneshot(
-            &String::from_utf8_lossy(robots),
-            agent,
-            url,
-        ))
-    }
-}
-
 /// texting_robots.
 pub struct TextingRobots(texting_robots::Robot);
 
@@ -247,6 +227,15 @@ impl Peer for FastRobots {
     #[inline]
     fn allowed(&self, url: &str) -> bool {
         self.matcher.is_allowed(&self.agent, path_of(url))
+    }
+
+    /// Parse and decide without building (or leaking) a matcher: fast-robots' one-shot call.
+    fn once(robots: &[u8], agent: &str, url: &str) -> Option<bool> {
+        Some(fast_robots_oneshot(
+            &String::from_utf8_lossy(robots),
+            agent,
+            url,
+        ))
     }
 }
 

@@ -16,53 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use robotsmatch_benches::{FastRobots, Peer, RobotsMatch, TextingRobots};
-
-/// Writes into `key` the host key of an absolute URL as `classify` forms it (lower case,
-/// `_port` for a port other than the scheme's); returns the default port, or `None` without
-/// `scheme://host`.
-fn host_key(url: &[u8], key: &mut Vec<u8>) -> Option<Option<u16>> {
-    let sep = memchr::memmem::find(url, b"://")?;
-    let scheme = &url[..sep];
-    let rest = &url[sep + 3..];
-    let end = rest
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
-        .unwrap_or(rest.len());
-    let mut auth = &rest[..end];
-    if let Some(at) = memchr::memrchr(b'@', auth) {
-        auth = &auth[at + 1..];
-    }
-    let (host, port) = match memchr::memrchr(b':', auth) {
-        Some(i) if !auth.starts_with(b"[") || auth[..i].ends_with(b"]") => (
-            &auth[..i],
-            std::str::from_utf8(&auth[i + 1..])
-                .ok()?
-                .parse::<u16>()
-                .ok(),
-        ),
-        _ => (auth, None),
-    };
-    let host = host.strip_suffix(b".").unwrap_or(host);
-    if host.is_empty() {
-        return None;
-    }
-    let default = if scheme.eq_ignore_ascii_case(b"http") {
-        Some(80)
-    } else if scheme.eq_ignore_ascii_case(b"https") {
-        Some(443)
-    } else {
-        None
-    };
-    key.clear();
-    key.extend(host.iter().map(u8::to_ascii_lowercase));
-    match port {
-        Some(p) if Some(p) != default => {
-            key.extend_from_slice(format!("_{p}").as_bytes());
-            Some(None)
-        }
-        _ => Some(default),
-    }
-}
+use robotsmatch_bulk::logline::host_key_in;
 
 /// Runs the loop with peer `P`; returns (allowed, disallowed, hosts with a file, seconds).
 /// The loop is what a careful user writes: one reused key buffer, a fast hash map, one lookup
@@ -74,18 +28,25 @@ fn run<P: Peer>(dir: &Path, agent: &str, log: &[u8]) -> (u64, u64, usize, f64) {
     let mut key = Vec::new();
     for line in log.split(|&b| b == b'\n') {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let Some(default) = host_key(line, &mut key) else {
+        // The host key as `classify` forms it (the same function).
+        let Some((host, default)) = host_key_in(line, &mut key) else {
             continue;
         };
-        if !hosts.contains_key(&key[..]) {
-            let name = String::from_utf8_lossy(&key).into_owned();
-            let read = |n: &str| std::fs::read(dir.join(format!("{n}.txt"))).ok();
-            let body = read(&name).or_else(|| default.and_then(|p| read(&format!("{name}_{p}"))));
-            hosts.insert(key.clone(), body.and_then(|b| P::build(&b, agent)));
-        }
-        let ok = match hosts.get(&key[..]) {
-            Some(Some(p)) => p.allowed(std::str::from_utf8(line).unwrap_or("")),
-            _ => true,
+        let peer = match hosts.get(host) {
+            Some(p) => p,
+            None => {
+                let name = String::from_utf8_lossy(host).into_owned();
+                let read = |n: &str| std::fs::read(dir.join(format!("{n}.txt"))).ok();
+                let body =
+                    read(&name).or_else(|| default.and_then(|p| read(&format!("{name}_{p}"))));
+                hosts
+                    .entry(host.to_vec())
+                    .or_insert(body.and_then(|b| P::build(&b, agent)))
+            }
+        };
+        let ok = match peer {
+            Some(p) => p.allowed(std::str::from_utf8(line).unwrap_or("")),
+            None => true,
         };
         if ok {
             allowed += 1;

@@ -82,6 +82,29 @@ pub fn quantile<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
     Some(sorted[i])
 }
 
+/// The `*.txt` files of `dir` (sorted by name) and their distinct bodies (identical files
+/// counted once, in name order): the corpus the whole-corpus tools measure. Returns the number
+/// of files and the bodies.
+pub fn distinct_bodies(dir: &str) -> anyhow::Result<(usize, Vec<Vec<u8>>)> {
+    use anyhow::Context;
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list '{dir}'"))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    names.sort();
+    let mut seen = std::collections::HashSet::new();
+    let mut bodies = Vec::new();
+    for p in &names {
+        let body = std::fs::read(p).with_context(|| format!("cannot read '{}'", p.display()))?;
+        if seen.insert(robotsmatch::cache::body_key(&body)) {
+            bodies.push(body);
+        }
+    }
+    Ok((names.len(), bodies))
+}
+
 /// One hostile case: a name, the file, and URLs that make it work hard.
 pub struct Case {
     /// A short name.

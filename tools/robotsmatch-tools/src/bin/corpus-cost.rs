@@ -13,17 +13,13 @@
 //!
 //! Every body is run `ROUNDS` (default 3) times; the best round counts.
 
-use std::collections::HashSet;
 use std::time::Instant;
 
-use anyhow::Context;
 use robotsmatch::{Matcher, MatcherBuilder, Robots, Tier};
 
+/// The `p` quantile of sorted values (0 when there are none).
 fn pct(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+    robotsmatch_tools::quantile(sorted, p).unwrap_or_default()
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,25 +32,11 @@ fn main() -> anyhow::Result<()> {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .with_context(|| format!("cannot list '{dir}'"))?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    names.sort();
-    let mut seen = HashSet::new();
-    let mut bodies = Vec::new();
-    for p in &names {
-        let body = std::fs::read(p).with_context(|| format!("cannot read '{}'", p.display()))?;
-        if seen.insert(robotsmatch::cache::body_key(&body)) {
-            bodies.push(body);
-        }
-    }
+    let (files, bodies) = robotsmatch_tools::distinct_bodies(&dir)?;
     let bytes: usize = bodies.iter().map(Vec::len).sum();
     println!(
         "{} files, {} distinct bodies, {:.1} MiB",
-        names.len(),
+        files,
         bodies.len(),
         bytes as f64 / (1 << 20) as f64
     );

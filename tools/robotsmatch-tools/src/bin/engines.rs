@@ -7,10 +7,8 @@
 //! cargo run --release -p robotsmatch-tools --bin engines -- ../shared/corpora/robots [AGENT]
 //! ```
 
-use std::collections::HashSet;
 use std::time::Instant;
 
-use anyhow::Context;
 use robotsmatch::{EngineChoice, Matcher, MatcherBuilder, Robots, Tier};
 
 /// Paths derived from a matcher's rules: each pattern with `*` filled and `$` dropped, plus a
@@ -48,21 +46,7 @@ fn main() -> anyhow::Result<()> {
         .next()
         .unwrap_or_else(|| "../shared/corpora/robots".to_string());
     let agent = args.next().unwrap_or_else(|| "Googlebot".to_string());
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .with_context(|| format!("cannot list '{dir}'"))?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    names.sort();
-    let mut seen = HashSet::new();
-    let mut bodies = Vec::new();
-    for p in &names {
-        let body = std::fs::read(p)?;
-        if seen.insert(robotsmatch::cache::body_key(&body)) {
-            bodies.push(body);
-        }
-    }
+    let (_, bodies) = robotsmatch_tools::distinct_bodies(&dir)?;
     let configs: Vec<(&str, MatcherBuilder)> = vec![
         ("cold", MatcherBuilder::new().tier(Tier::Cold)),
         ("auto-hot", MatcherBuilder::new().tier(Tier::Hot)),
@@ -102,7 +86,6 @@ fn main() -> anyhow::Result<()> {
         let paths = derived(&probe);
         n += paths.len();
         units += (paths.len() * (pats + 16)) as f64;
-        let _ = bi;
         wild_paths[wclass] += paths.len();
         let class = (pats as f64).log10().floor() as usize;
         let mut answers: Option<Vec<bool>> = None;
