@@ -98,6 +98,116 @@ pub(crate) fn block16(s: &[u8], at: usize) -> (u32, u32) {
     }
 }
 
+/// The first `a` or `b` in `s`, 16 bytes at a time: for the short haystacks of URLs, where
+/// `memchr::memchr2`'s set-up cost more than its search (~170 instructions per URL).
+#[inline]
+pub(crate) fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    let n = s.len();
+    if n < 16 {
+        return s.iter().position(|&c| c == a || c == b);
+    }
+    let mut at = 0;
+    while at + 16 <= n {
+        let m = eq2_16(s, at, a, b);
+        if m != 0 {
+            return Some(at + m.trailing_zeros() as usize);
+        }
+        at += 16;
+    }
+    if at < n {
+        // The last block overlaps bytes already checked: drop their bits.
+        let start = n - 16;
+        let m = eq2_16(s, start, a, b) >> (at - start);
+        if m != 0 {
+            return Some(at + m.trailing_zeros() as usize);
+        }
+    }
+    None
+}
+
+/// The bitmask of the bytes equal to `a` or `b` among the 16 at `s[at..at + 16]`
+/// (`at + 16 <= s.len()`).
+#[inline]
+fn eq2_16(s: &[u8], at: usize, a: u8, b: u8) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
+        };
+        assert!(at + 16 <= s.len());
+        // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+        // available; the only memory access is the unaligned 16-byte load from
+        // `s.as_ptr() + at`, which the assertion above keeps inside `s`.
+        unsafe {
+            let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+            let m = _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(a as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)),
+            );
+            _mm_movemask_epi8(m) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut m = 0;
+        for (i, &c) in s[at..at + 16].iter().enumerate() {
+            m |= u32::from(c == a || c == b) << i;
+        }
+        m
+    }
+}
+
+/// The bitmasks of `@`, of `:` and of ASCII upper-case letters among the 16 bytes at
+/// `s[at..at + 16]` (`at + 16 <= s.len()`): what reading a URL's authority needs (the host
+/// starts after the last `@`, the port after the last `:`, and a host without upper case is
+/// already its own lookup key).
+#[inline]
+pub(crate) fn authority16(s: &[u8], at: usize) -> (u32, u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        authority16_sse2(s, at)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (mut at_sign, mut colon, mut upper) = (0, 0, 0);
+        for (i, &b) in s[at..at + 16].iter().enumerate() {
+            at_sign |= u32::from(b == b'@') << i;
+            colon |= u32::from(b == b':') << i;
+            upper |= u32::from(b.is_ascii_uppercase()) << i;
+        }
+        (at_sign, colon, upper)
+    }
+}
+
+/// [`authority16`] with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn authority16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        _mm_sub_epi8,
+    };
+    assert!(at + 16 <= s.len());
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
+    // the only memory access is the unaligned 16-byte load from `s.as_ptr() + at`, which the
+    // assertion above keeps inside `s`.
+    unsafe {
+        let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+        let at_sign = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'@' as i8));
+        let colon = _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8));
+        // b - 'A' (wrapping) as a signed byte is in -128 ..= -128 + 25 exactly when b is in
+        // 'A' ..= 'Z' after adding -128: shift the range to the bottom of the signed order.
+        let shifted = _mm_sub_epi8(v, _mm_set1_epi8((b'A' as i32 + 128) as u8 as i8));
+        let upper = _mm_cmpgt_epi8(_mm_set1_epi8((-128i32 + 26) as i8), shifted);
+        (
+            _mm_movemask_epi8(at_sign) as u32,
+            _mm_movemask_epi8(colon) as u32,
+            _mm_movemask_epi8(upper) as u32,
+        )
+    }
+}
+
 /// [`block16`] with SSE2.
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -323,6 +433,50 @@ mod tests {
                     }
                     assert_eq!(block16(&s, 2), (sep, stop), "{b:#x} {b2:#x} {pos}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn find2_agrees_with_memchr2() {
+        for len in 0..70usize {
+            for pos in 0..len.max(1) {
+                for pos2 in [pos, len.saturating_sub(1), pos / 2] {
+                    for (x, y) in [(b'#', b'\\'), (b'\\', b'#'), (b'#', b'z'), (b'a', b'#')] {
+                        let mut s: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                        if pos < len {
+                            s[pos] = x;
+                            s[pos2] = y;
+                        }
+                        assert_eq!(
+                            find2(&s, b'#', b'\\'),
+                            memchr::memchr2(b'#', b'\\', &s),
+                            "len {len} at {pos} {pos2}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn authority_blocks_agree_with_bytes() {
+        // Every byte value at every position, beside the bytes the masks look for.
+        for b in 0..=255u8 {
+            for pos in 0..16 {
+                let mut s: Vec<u8> = b"xx@a:Zb[Q]c@:zA_yy".to_vec();
+                s[pos + 2] = b;
+                let (mut at_sign, mut colon, mut upper) = (0u32, 0u32, 0u32);
+                for (i, &c) in s[2..18].iter().enumerate() {
+                    at_sign |= u32::from(c == b'@') << i;
+                    colon |= u32::from(c == b':') << i;
+                    upper |= u32::from(c.is_ascii_uppercase()) << i;
+                }
+                assert_eq!(
+                    authority16(&s, 2),
+                    (at_sign, colon, upper),
+                    "{b:#x} at {pos}"
+                );
             }
         }
     }
