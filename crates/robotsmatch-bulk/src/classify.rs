@@ -1068,6 +1068,15 @@ fn find_url<'a>(
 ) -> Result<&'a [u8], Malformed> {
     match field {
         Field::Url(url) => Ok(url),
+        // PERF: a whole-line URL with nothing to trim or unquote (nearly every line of a URL
+        // list) is the line itself; the general path below cost ~95 instructions per line.
+        Field::Line(line)
+            if format.column == 0
+                && line.first().is_some_and(|&b| !b.is_ascii_whitespace() && b != b'"')
+                && line.last().is_some_and(|b| !b.is_ascii_whitespace()) =>
+        {
+            Ok(line)
+        }
         Field::Line(line) => {
             if logline::trim(line).is_empty() {
                 return Err(Malformed::Blank);
