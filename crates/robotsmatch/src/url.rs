@@ -219,34 +219,32 @@ fn low_bits(n: usize) -> u32 {
 }
 
 /// The last `@` and the last `:` of `url[from..to]`, and whether any ASCII upper-case
-/// letter is there, 16 bytes at a time while the URL has them.
+/// letter is there: for an authority of up to 64 bytes with 16-byte blocks (the URL goes on
+/// past it), else byte by byte.
 #[inline]
 fn authority_marks(url: &[u8], from: usize, to: usize) -> (Option<usize>, Option<usize>, bool) {
+    let n = to - from;
+    let blocks = n.div_ceil(16);
+    if n <= 64 && from + blocks * 16 <= url.len() {
+        let (mut a, mut c, mut u) = (0u64, 0u64, 0u64);
+        for k in 0..blocks {
+            let (x, y, z) = crate::bytescan::authority16(url, from + 16 * k);
+            a |= u64::from(x) << (16 * k);
+            c |= u64::from(y) << (16 * k);
+            u |= u64::from(z) << (16 * k);
+        }
+        let keep = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let last = |m: u64| (m != 0).then(|| from + 63 - m.leading_zeros() as usize);
+        return (last(a & keep), last(c & keep), u & keep != 0);
+    }
     let (mut last_at, mut last_colon, mut upper) = (None, None, false);
-    let mut at = from;
-    while at < to {
-        if at + 16 > url.len() {
-            for (i, &b) in url[at..to].iter().enumerate() {
-                match b {
-                    b'@' => last_at = Some(at + i),
-                    b':' => last_colon = Some(at + i),
-                    b'A'..=b'Z' => upper = true,
-                    _ => {}
-                }
-            }
-            break;
+    for (i, &b) in url[from..to].iter().enumerate() {
+        match b {
+            b'@' => last_at = Some(from + i),
+            b':' => last_colon = Some(from + i),
+            b'A'..=b'Z' => upper = true,
+            _ => {}
         }
-        let keep = low_bits(to - at);
-        let (a, c, u) = crate::bytescan::authority16(url, at);
-        let (a, c) = (a & keep, c & keep);
-        if a != 0 {
-            last_at = Some(at + 31 - a.leading_zeros() as usize);
-        }
-        if c != 0 {
-            last_colon = Some(at + 31 - c.leading_zeros() as usize);
-        }
-        upper |= u & keep != 0;
-        at += 16;
     }
     (last_at, last_colon, upper)
 }
