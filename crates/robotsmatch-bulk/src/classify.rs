@@ -1072,7 +1072,9 @@ fn find_url<'a>(
         // list) is the line itself; the general path below cost ~95 instructions per line.
         Field::Line(line)
             if format.column == 0
-                && line.first().is_some_and(|&b| !b.is_ascii_whitespace() && b != b'"')
+                && line
+                    .first()
+                    .is_some_and(|&b| !b.is_ascii_whitespace() && b != b'"')
                 && line.last().is_some_and(|b| !b.is_ascii_whitespace()) =>
         {
             Ok(line)

@@ -77,11 +77,11 @@ fn first_care_sse2(s: &[u8]) -> Option<usize> {
     None
 }
 
-/// The (separator, stop) bitmasks of the 16 bytes at `s[at..at + 16]` (`at + 16 <= s.len()`):
-/// separators are `/`, `?`, `;`; stops are `#`, `\` and the bytes for which [`needs_care`] is
-/// true.
+/// The (separator, stop, percent) bitmasks of the 16 bytes at `s[at..at + 16]`
+/// (`at + 16 <= s.len()`): separators are `/`, `?`, `;`; stops are `#`, `\\` and the bytes for
+/// which [`needs_care`] is true; percent marks the `%` (also stops).
 #[inline]
-pub(crate) fn block16(s: &[u8], at: usize) -> (u32, u32) {
+pub(crate) fn block16(s: &[u8], at: usize) -> (u32, u32, u32) {
     #[cfg(target_arch = "x86_64")]
     {
         block16_sse2(s, at)
@@ -90,11 +90,65 @@ pub(crate) fn block16(s: &[u8], at: usize) -> (u32, u32) {
     {
         let mut sep = 0;
         let mut stop = 0;
+        let mut pct = 0;
         for (i, &b) in s[at..at + 16].iter().enumerate() {
             sep |= u32::from(matches!(b, b'/' | b'?' | b';')) << i;
             stop |= u32::from(matches!(b, b'#' | b'\\') || needs_care(b)) << i;
+            pct |= u32::from(b == b'%') << i;
         }
-        (sep, stop)
+        (sep, stop, pct)
+    }
+}
+
+/// The bitmask of the `%` among the first 14 of the 16 bytes at `s[at..at + 16]`
+/// (`at + 16 <= s.len()`) followed by two upper-case hex digits of which the first is `8` to
+/// `F`: escapes of bytes `>= 0x80` already in canonical form (no such byte is unreserved),
+/// which canonicalisation keeps as they are.
+#[inline]
+pub(crate) fn high_escapes16(s: &[u8], at: usize) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        high_escapes16_sse2(s, at)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let w = &s[at..at + 16];
+        let mut escape = 0;
+        for i in 0..14 {
+            let high = w[i] == b'%'
+                && matches!(w[i + 1], b'8' | b'9' | b'A'..=b'F')
+                && matches!(w[i + 2], b'0'..=b'9' | b'A'..=b'F');
+            escape |= u32::from(high) << i;
+        }
+        escape
+    }
+}
+
+/// [`high_escapes16`] with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn high_escapes16_sse2(s: &[u8], at: usize) -> u32 {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8, _mm_sub_epi8,
+    };
+    assert!(at + 16 <= s.len());
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
+    // the only memory access is the unaligned 16-byte load from `s.as_ptr() + at`, which the
+    // assertion above keeps inside `s`.
+    unsafe {
+        let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+        // `lo <= b <= lo + len - 1`: b - lo - 128 (wrapping) as a signed byte is below
+        // -128 + len exactly then.
+        let within = |lo: u8, len: i32| {
+            let shifted = _mm_sub_epi8(v, _mm_set1_epi8((i32::from(lo) + 128) as u8 as i8));
+            _mm_cmpgt_epi8(_mm_set1_epi8((-128 + len) as i8), shifted)
+        };
+        let upper_af = within(b'A', 6);
+        let hex = _mm_movemask_epi8(_mm_or_si128(within(b'0', 10), upper_af)) as u32;
+        let high = _mm_movemask_epi8(_mm_or_si128(within(b'8', 2), upper_af)) as u32;
+        let pct = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32;
+        pct & (high >> 1) & (hex >> 2) & 0x3FFF
     }
 }
 
@@ -211,7 +265,7 @@ fn authority16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
 /// [`block16`] with SSE2.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn block16_sse2(s: &[u8], at: usize) -> (u32, u32) {
+fn block16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
     use core::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
         _mm_or_si128, _mm_set1_epi8,
@@ -226,13 +280,15 @@ fn block16_sse2(s: &[u8], at: usize) -> (u32, u32) {
         let sep = _mm_or_si128(_mm_or_si128(eq(b'/'), eq(b'?')), eq(b';'));
         let low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
         let high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v);
+        let pct = eq(b'%');
         let stop = _mm_or_si128(
             _mm_or_si128(low, high),
-            _mm_or_si128(_mm_or_si128(eq(b'%'), eq(b'#')), eq(b'\\')),
+            _mm_or_si128(_mm_or_si128(pct, eq(b'#')), eq(b'\\')),
         );
         (
             _mm_movemask_epi8(sep) as u32,
             _mm_movemask_epi8(stop) as u32,
+            _mm_movemask_epi8(pct) as u32,
         )
     }
 }
@@ -426,14 +482,49 @@ mod tests {
                     let mut s: Vec<u8> = (0..20).map(|i| b'a' + i as u8).collect();
                     s[pos + 2] = b;
                     s[17 - pos] = b2;
-                    let (mut sep, mut stop) = (0u32, 0u32);
+                    let (mut sep, mut stop, mut pct) = (0u32, 0u32, 0u32);
                     for (i, &c) in s[2..18].iter().enumerate() {
                         sep |= u32::from(matches!(c, b'/' | b'?' | b';')) << i;
                         stop |= u32::from(matches!(c, b'#' | b'\\') || needs_care(c)) << i;
+                        pct |= u32::from(c == b'%') << i;
                     }
-                    assert_eq!(block16(&s, 2), (sep, stop), "{b:#x} {b2:#x} {pos}");
+                    assert_eq!(block16(&s, 2), (sep, stop, pct), "{b:#x} {b2:#x} {pos}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn escape_masks_agree_with_bytes() {
+        // Random blocks over the bytes that make or break an escape, at every offset.
+        let alphabet = b"%%%8977AFfG0a/#";
+        let mut x: u64 = 11;
+        for _ in 0..50_000 {
+            let s: Vec<u8> = (0..20)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    alphabet[(x % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let at = (x >> 40) as usize % 5;
+            let mut escape = 0u32;
+            for i in 0..14 {
+                let k = at + i;
+                if s[k] == b'%'
+                    && matches!(s[k + 1], b'8' | b'9' | b'A'..=b'F')
+                    && matches!(s[k + 2], b'0'..=b'9' | b'A'..=b'F')
+                {
+                    escape |= 1 << i;
+                }
+            }
+            assert_eq!(
+                high_escapes16(&s, at),
+                escape,
+                "{:?} at {at}",
+                String::from_utf8_lossy(&s)
+            );
         }
     }
 

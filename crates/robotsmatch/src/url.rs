@@ -198,7 +198,7 @@ fn early_path(url: &[u8], from: usize, to: usize) -> Option<usize> {
                 .position(|&b| matches!(b, b'/' | b'?' | b';'))
                 .map(|i| at + i);
         }
-        let (sep, _) = crate::bytescan::block16(url, at);
+        let (sep, _, _) = crate::bytescan::block16(url, at);
         let m = sep & low_bits(to - at);
         if m != 0 {
             return Some(at + m.trailing_zeros() as usize);
