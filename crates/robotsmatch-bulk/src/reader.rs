@@ -989,6 +989,47 @@ mod tests {
     }
 
     #[test]
+    fn lines_found_64_bytes_at_a_time_match_a_byte_reading() {
+        // Random chunks of short and long lines (across the 64-byte windows), LF, CR LF
+        // and lone CR, with and without a final line end.
+        let mut x: u64 = 5;
+        for _ in 0..3_000 {
+            let mut data = Vec::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let parts = x % 12;
+            for k in 0..parts {
+                let r = (x >> (k * 5)) as usize;
+                data.extend(std::iter::repeat_n(
+                    b'a' + (k as u8),
+                    [0, 1, 5, 63, 64, 65, 130][r % 7],
+                ));
+                data.extend_from_slice(
+                    [&b"\n"[..], b"\r\n", b"\r", b"", b"\n\n", b"\r\r\n"][(r / 7) % 6],
+                );
+            }
+            let want: Vec<&[u8]> = {
+                let (mut out, mut rest) = (Vec::new(), &data[..]);
+                while !rest.is_empty() {
+                    let (line, next) = match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+                        Some(i) if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') => {
+                            (&rest[..i], i + 2)
+                        }
+                        Some(i) => (&rest[..i], i + 1),
+                        None => (rest, rest.len()),
+                    };
+                    out.push(line);
+                    rest = &rest[next..];
+                }
+                out
+            };
+            let got: Vec<&[u8]> = Chunk::new(&data, false).lines().map(|l| l.text).collect();
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&data));
+        }
+    }
+
+    #[test]
     fn chunks_reassemble_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("log.txt");
