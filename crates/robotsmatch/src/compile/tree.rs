@@ -939,6 +939,12 @@ impl Tree {
             pos += len;
             node = child;
         }
+        if n_active == 0 {
+            // PERF: no wildcard pattern activated (every path of a literal-only file): no
+            // occurrence list to clear (zeroing its 256 bytes was ~40 instructions per URL
+            // on c-literal).
+            return;
+        }
         // Deeper activations first: their patterns have longer first pieces.
         let mut occ = Occurrences::new();
         for &(root, depth) in active[..n_active].iter().rev() {
