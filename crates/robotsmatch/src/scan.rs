@@ -38,6 +38,23 @@ struct GroupFlags {
     wildcard: bool,
 }
 
+/// The scratch vectors of [`scan`], kept per thread between calls.
+#[derive(Default)]
+struct Buffers {
+    groups: Vec<GroupFlags>,
+    rule_group: Vec<u32>,
+    scratch: Vec<u8>,
+}
+
+/// [`Buffers`] above this many bytes are not kept (one huge file must not pin its memory).
+const MAX_KEPT_BUFFERS: usize = 64 << 10;
+
+std::thread_local! {
+    // PERF: a matcher for a small file is a handful of allocations; these three were
+    // allocated and freed by every `Matcher::from_bytes`.
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
+}
+
 /// Reads `body` and keeps what `agent` obeys under `profile` (see the module docs).
 ///
 /// The rules of every group that names one of the crawler's tokens or `*` go straight into
@@ -46,15 +63,22 @@ struct GroupFlags {
 /// copied into a new compact form.
 pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &Profile) -> Scanned {
     let tokens = agent.tokens();
-    let mut groups: Vec<GroupFlags> = Vec::with_capacity(4);
+    let mut bufs = BUFFERS
+        .try_with(|b| std::mem::take(&mut *b.borrow_mut()))
+        .unwrap_or_default();
+    let Buffers {
+        groups,
+        rule_group,
+        scratch,
+    } = &mut bufs;
+    groups.clear();
+    rule_group.clear();
     let mut after_rule = false;
     // A rough size: one rule per 24 bytes of file, and room for a small file's few rules
     // (PERF: growing the vectors was 4 of the 10 allocations of a 4-line file's matcher).
     let rules = body.len() / 24 + 8;
     let mut patterns = PatternSet::with_capacity(rules, body.len() / 2);
-    // The group of each rule kept.
-    let mut rule_group: Vec<u32> = Vec::with_capacity(rules);
-    let mut scratch = Vec::new();
+    // The group of each rule kept (in `rule_group`).
     parse::for_each_line(body, config, |n, line, marks| {
         let Some((key, value)) = parse::key_value(line, marks, config) else {
             return;
@@ -84,7 +108,7 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
                 };
                 after_rule = true;
                 if g.named != 0 || g.wildcard {
-                    patterns.push(kind, value, n, profile, &mut scratch);
+                    patterns.push(kind, value, n, profile, scratch);
                     rule_group.push((groups.len() - 1) as u32);
                 }
             }
@@ -106,12 +130,18 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
         for (i, &g) in rule_group.iter().enumerate() {
             if kept(g) {
                 let r = patterns.rule(i);
-                only.push(r.kind(), r.pattern(), r.line(), profile, &mut scratch);
+                only.push(r.kind(), r.pattern(), r.line(), profile, scratch);
             }
         }
         patterns = only;
     }
     patterns.finish();
+    let held = bufs.groups.capacity() * std::mem::size_of::<GroupFlags>()
+        + bufs.rule_group.capacity() * 4
+        + bufs.scratch.capacity();
+    if held <= MAX_KEPT_BUFFERS {
+        let _ = BUFFERS.try_with(|b| *b.borrow_mut() = bufs);
+    }
     Scanned {
         selection,
         patterns,
