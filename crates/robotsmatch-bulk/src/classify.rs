@@ -344,10 +344,11 @@ impl Classifier {
     /// optionally, its host key (`None` for a missing input, given to [`Sink::missing`]). A
     /// URL is taken as it is (no trimming, no columns); without a host key it needs
     /// `scheme://host`. `workers` (one per thread; made when missing, kept warm for the next
-    /// call, and given this classifier's line format and counting each time) hold the counts: take them with [`Worker::take_summary`]. `start` is the
-    /// position of input 0 in a larger input classified in several calls (0 otherwise): a
-    /// rule's example host is the host of the first URL it decided, by position. Returns the
-    /// batches in input order; [`Sink::batch`] is given the number of URLs of each.
+    /// call, and given this classifier's line format and counting each time) hold the
+    /// counts: take them with [`Worker::take_summary`]. `start` is the position of input 0
+    /// in a larger input classified in several calls (0 otherwise): a rule's example host is
+    /// the host of the first URL it decided, by position. Returns the batches in input order;
+    /// [`Sink::batch`] is given the number of URLs of each.
     pub fn classify_many<'a, S, F>(
         &self,
         workers: &mut Vec<Worker>,

@@ -989,9 +989,9 @@ mod tests {
     }
 
     #[test]
-    fn lines_found_64_bytes_at_a_time_match_a_byte_reading() {
-        // Random chunks of short and long lines (across the 64-byte windows), LF, CR LF
-        // and lone CR, with and without a final line end.
+    fn lines_match_a_byte_reading() {
+        // Random chunks of empty, short and long lines, LF, CR LF and lone CR, with and
+        // without a final line end.
         let mut x: u64 = 5;
         for _ in 0..3_000 {
             let mut data = Vec::new();

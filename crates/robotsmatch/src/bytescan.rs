@@ -58,6 +58,15 @@ fn first_care_sse2(s: &[u8]) -> Option<usize> {
             _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, high), pct)) as u32
         }
     };
+    first_in_blocks(n, mask)
+}
+
+/// The first set bit over the 16-byte blocks of an input of `n >= 16` bytes, where `mask(at)`
+/// is the bitmask of the 16 bytes at `at`: the blocks from the start, then the last 16 bytes
+/// (overlapping, their already seen bits dropped).
+#[inline]
+fn first_in_blocks(n: usize, mask: impl Fn(usize) -> u32) -> Option<usize> {
+    debug_assert!(n >= 16);
     let mut at = 0;
     while at + 16 <= n {
         let m = mask(at);
@@ -67,7 +76,6 @@ fn first_care_sse2(s: &[u8]) -> Option<usize> {
         at += 16;
     }
     if at < n {
-        // The last block overlaps bytes already checked: drop their bits.
         let start = n - 16;
         let m = mask(start) >> (at - start);
         if m != 0 {
@@ -75,6 +83,20 @@ fn first_care_sse2(s: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+/// The lanes of `v` whose byte is in `lo ..= lo + len - 1` (`len <= 128`): `b - lo - 128`
+/// (wrapping) as a signed byte is below `-128 + len` exactly then.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn in_range(v: core::arch::x86_64::__m128i, lo: u8, len: i32) -> core::arch::x86_64::__m128i {
+    use core::arch::x86_64::{_mm_cmpgt_epi8, _mm_set1_epi8, _mm_sub_epi8};
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
+    // they only compute on registers.
+    unsafe {
+        let shifted = _mm_sub_epi8(v, _mm_set1_epi8((i32::from(lo) + 128) as u8 as i8));
+        _mm_cmpgt_epi8(_mm_set1_epi8((-128 + len) as i8), shifted)
+    }
 }
 
 /// The (separator, stop, percent) bitmasks of the 16 bytes at `s[at..at + 16]`
@@ -129,8 +151,7 @@ pub(crate) fn high_escapes16(s: &[u8], at: usize) -> u32 {
 #[inline]
 fn high_escapes16_sse2(s: &[u8], at: usize) -> u32 {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8, _mm_sub_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
     assert!(at + 16 <= s.len());
     // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
@@ -138,15 +159,9 @@ fn high_escapes16_sse2(s: &[u8], at: usize) -> u32 {
     // assertion above keeps inside `s`.
     unsafe {
         let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
-        // `lo <= b <= lo + len - 1`: b - lo - 128 (wrapping) as a signed byte is below
-        // -128 + len exactly then.
-        let within = |lo: u8, len: i32| {
-            let shifted = _mm_sub_epi8(v, _mm_set1_epi8((i32::from(lo) + 128) as u8 as i8));
-            _mm_cmpgt_epi8(_mm_set1_epi8((-128 + len) as i8), shifted)
-        };
-        let upper_af = within(b'A', 6);
-        let hex = _mm_movemask_epi8(_mm_or_si128(within(b'0', 10), upper_af)) as u32;
-        let high = _mm_movemask_epi8(_mm_or_si128(within(b'8', 2), upper_af)) as u32;
+        let upper_af = in_range(v, b'A', 6);
+        let hex = _mm_movemask_epi8(_mm_or_si128(in_range(v, b'0', 10), upper_af)) as u32;
+        let high = _mm_movemask_epi8(_mm_or_si128(in_range(v, b'8', 2), upper_af)) as u32;
         let pct = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32;
         pct & (high >> 1) & (hex >> 2) & 0x3FFF
     }
@@ -156,27 +171,10 @@ fn high_escapes16_sse2(s: &[u8], at: usize) -> u32 {
 /// `memchr::memchr2`'s set-up cost more than its search (~170 instructions per URL).
 #[inline]
 pub(crate) fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
-    let n = s.len();
-    if n < 16 {
+    if s.len() < 16 {
         return s.iter().position(|&c| c == a || c == b);
     }
-    let mut at = 0;
-    while at + 16 <= n {
-        let m = eq2_16(s, at, a, b);
-        if m != 0 {
-            return Some(at + m.trailing_zeros() as usize);
-        }
-        at += 16;
-    }
-    if at < n {
-        // The last block overlaps bytes already checked: drop their bits.
-        let start = n - 16;
-        let m = eq2_16(s, start, a, b) >> (at - start);
-        if m != 0 {
-            return Some(at + m.trailing_zeros() as usize);
-        }
-    }
-    None
+    first_in_blocks(s.len(), |at| eq2_16(s, at, a, b))
 }
 
 /// The bitmask of the bytes equal to `a` or `b` among the 16 at `s[at..at + 16]`
@@ -239,8 +237,7 @@ pub(crate) fn authority16(s: &[u8], at: usize) -> (u32, u32, u32) {
 #[inline]
 fn authority16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        _mm_sub_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
     };
     assert!(at + 16 <= s.len());
     // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
@@ -250,10 +247,7 @@ fn authority16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
         let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
         let at_sign = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'@' as i8));
         let colon = _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8));
-        // b - 'A' (wrapping) as a signed byte is in -128 ..= -128 + 25 exactly when b is in
-        // 'A' ..= 'Z' after adding -128: shift the range to the bottom of the signed order.
-        let shifted = _mm_sub_epi8(v, _mm_set1_epi8((b'A' as i32 + 128) as u8 as i8));
-        let upper = _mm_cmpgt_epi8(_mm_set1_epi8((-128i32 + 26) as i8), shifted);
+        let upper = in_range(v, b'A', 26);
         (
             _mm_movemask_epi8(at_sign) as u32,
             _mm_movemask_epi8(colon) as u32,

@@ -68,6 +68,7 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
         .unwrap_or_default();
     let Buffers {
         groups,
+        // The group of each rule kept.
         rule_group,
         scratch,
     } = &mut bufs;
@@ -78,7 +79,6 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
     // (PERF: growing the vectors was 4 of the 10 allocations of a 4-line file's matcher).
     let rules = body.len() / 24 + 8;
     let mut patterns = PatternSet::with_capacity(rules, body.len() / 2);
-    // The group of each rule kept (in `rule_group`).
     parse::for_each_line(body, config, |n, line, marks| {
         let Some((key, value)) = parse::key_value(line, marks, config) else {
             return;
