@@ -391,3 +391,64 @@ proptest! {
         }
     }
 }
+
+/// Pieces that start with the same byte and contain each other, as real files write them
+/// (`/*/sptest/`, `/*/sptest/saas/`, `/*/dcommon/`, ...).
+const SHARED_START: &[&str] = &[
+    "/sp",
+    "/sptest/",
+    "/sptest/saas/",
+    "/dcommon/",
+    "/d",
+    "/sp_common/",
+    "/x.html",
+    "//",
+    "/sp/sp",
+];
+
+/// Fragments of paths that make those pieces occur, overlap and almost occur.
+const SHARED_FRAGMENTS: &[&str] = &[
+    "/", "sp", "test", "/sptest/", "saas/", "_common/", "/d", "common/", "x.html", "/sp", "a",
+    "%2F",
+];
+
+fn shared_rule() -> impl Strategy<Value = (bool, String)> {
+    (
+        any::<bool>(),
+        prop::sample::select(SHARED_START),
+        prop::option::of(prop::sample::select(&["$", "*x", "*/sp"][..])),
+    )
+        .prop_map(|(allow, piece, tail)| (allow, format!("/*{piece}{}", tail.unwrap_or(""))))
+}
+
+fn shared_path() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(SHARED_FRAGMENTS), 0..40)
+        .prop_map(|v| format!("/{}", v.concat()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// One node with more than three searched children puts their pieces in the tree's shared
+    /// scan; with few pieces the scan skips to each leftmost occurrence with a SIMD search.
+    /// Paths long and short (the SIMD search needs a minimum length) must find every
+    /// occurrence, overlapping ones included.
+    #[test]
+    fn tree_shared_scan_with_skips_equals_reference(
+        rules in prop::collection::vec(shared_rule(), 4..14),
+        paths in prop::collection::vec(shared_path(), 1..24),
+    ) {
+        let body = robots_body(&rules);
+        let robots = Robots::parse(body.as_bytes());
+        let m = MatcherBuilder::new().engine(EngineChoice::Tree).build(&robots, "bot");
+        for p in &paths {
+            let want = m.reference().decide(&canonical_path(p.as_bytes()));
+            let got = m.decide(p);
+            prop_assert_eq!(
+                (got.is_allowed(), got.rule().map(|r| r.line())),
+                (want.allowed, want.rule.map(|i| m.rule(i).line())),
+                "{}\n{}", body, p
+            );
+        }
+    }
+}

@@ -146,6 +146,12 @@ struct Multi {
     piece: Vec<u32>,
     /// Automaton pattern id to piece length.
     len: Vec<u32>,
+    /// A SIMD (Teddy) search for the leftmost piece, where it can be built (up to 64 pieces):
+    /// the scan skips to it from the start state instead of using the automaton's prefilter.
+    // PERF: pieces that all start with `/` (e-largest's `/*/sp_common/`, `/*/dcommon/`, ...)
+    // give Aho-Corasick a prefilter on `/`, which stops every few bytes of a path and paid
+    // memchr's set-up each time: 720 of e's 1,980 instructions per URL.
+    skip: Option<aho_corasick::packed::Searcher>,
 }
 
 /// A DFA when it fits the dense budget, else a compact NFA.
@@ -163,6 +169,9 @@ enum MultiAutomaton {
 // 160 ms (its failure links), where the trie takes a few ms; on a real path the trie's walk
 // from each position costs about what the automaton's walk does.
 const MULTI_MAX_AC: usize = 1000;
+
+/// More pieces than this and [`Multi`] has no SIMD skip.
+const MULTI_MAX_SKIP: usize = 16;
 
 /// A radix trie of pieces, each node with the pieces that end there; searched by walking it
 /// from every position of the path whose byte starts some piece.
@@ -388,16 +397,27 @@ impl Multi {
                     .ok()?,
             )
         };
+        let skip = if pieces.len() > MULTI_MAX_SKIP {
+            None
+        } else {
+            aho_corasick::packed::Config::new()
+                .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+                .builder()
+                .extend(pieces)
+                .build()
+        };
         Some(Multi {
             automaton,
             len: pieces.iter().map(|p| p.len() as u32).collect(),
             piece: ids,
+            skip,
         })
     }
 
     fn memory_usage(&self) -> usize {
         use aho_corasick::automaton::Automaton as _;
         self.piece.len() * 8
+            + self.skip.as_ref().map_or(0, |s| s.memory_usage())
             + match &self.automaton {
                 MultiAutomaton::Dfa(d) => d.memory_usage(),
                 MultiAutomaton::Nfa(n) => n.memory_usage(),
@@ -443,8 +463,36 @@ impl Multi {
             occ.state = 2;
             return;
         };
-        let pre = a.prefilter();
         let mut at = 0;
+        if let Some(skip) = &self.skip {
+            let start = sid;
+            while at < path.len() {
+                if sid == start {
+                    // No piece is under way: skip to the leftmost place where one starts
+                    // (none starts before it).
+                    match skip.find_in(path, aho_corasick::Span::from(at..path.len())) {
+                        None => break,
+                        Some(m) => at = m.start(),
+                    }
+                }
+                sid = a.next_state(aho_corasick::Anchored::No, sid, path[at]);
+                if a.is_match(sid) {
+                    for i in 0..a.match_len(sid) {
+                        let id = a.match_pattern(sid, i).as_usize();
+                        if occ.len == MAX_HITS {
+                            occ.state = 2;
+                            return;
+                        }
+                        let start = at + 1 - self.len[id] as usize;
+                        occ.push((self.piece[id], start as u32));
+                    }
+                }
+                at += 1;
+            }
+            occ.finish();
+            return;
+        }
+        let pre = a.prefilter();
         while at < path.len() {
             sid = a.next_state(aho_corasick::Anchored::No, sid, path[at]);
             if a.is_special(sid) {
