@@ -64,7 +64,7 @@ pub struct ClassifyArgs {
     #[arg(long)]
     decode_amp: bool,
     /// Chunk size in bytes for the parallel split (the output does not depend on it).
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, hide = true)]
+    #[arg(long, value_name = "BYTES", default_value_t = robotsmatch_bulk::reader::DEFAULT_CHUNK_SIZE, hide = true)]
     chunk_size: usize,
     /// Read plain files instead of memory-mapping them.
     #[arg(long)]
