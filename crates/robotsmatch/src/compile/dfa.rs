@@ -190,15 +190,8 @@ impl Lazy {
                 // PERF: chew through untagged states with the bare table lookup (no check for
                 // a state not yet computed), as regex-automata's own search loop does; an
                 // unknown transition comes back tagged and is computed below.
-                let mut prev = sid;
-                while at < path.len() {
-                    prev = sid;
-                    sid = dfa.next_state_untagged(cache, sid, path[at]);
-                    at += 1;
-                    if sid.is_tagged() {
-                        break;
-                    }
-                }
+                let prev;
+                (prev, sid, at) = run_untagged(dfa, cache, sid, path, at);
                 if sid.is_unknown() {
                     sid = dfa.next_state(cache, prev, path[at - 1]).map_err(|_| ())?;
                 }
@@ -225,6 +218,32 @@ impl Lazy {
         cache.search_finish(path.len());
         Ok(())
     }
+}
+
+/// Steps from the untagged state `sid` through `path[at..]` while the states stay untagged:
+/// returns the state before the last step, the last state (tagged, or untagged at the end of
+/// `path`) and where it stopped.
+// PERF: a function of its own keeps the path, the table and the state in registers (inlined
+// into the decision, the loop reloaded the path's pointer and length from the stack on every
+// byte), and the iterator drops the bounds checks on the path.
+#[inline(never)]
+fn run_untagged(
+    dfa: &hybrid::dfa::DFA,
+    cache: &hybrid::dfa::Cache,
+    mut sid: hybrid::LazyStateID,
+    path: &[u8],
+    at: usize,
+) -> (hybrid::LazyStateID, hybrid::LazyStateID, usize) {
+    let mut prev = sid;
+    let mut bytes = path[at..].iter();
+    for &b in bytes.by_ref() {
+        prev = sid;
+        sid = dfa.next_state_untagged(cache, sid, b);
+        if sid.is_tagged() {
+            break;
+        }
+    }
+    (prev, sid, path.len() - bytes.len())
 }
 
 /// Folds the entry of pattern `pid` into `best`.
