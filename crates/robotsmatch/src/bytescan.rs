@@ -297,6 +297,8 @@ pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     if n <= 1 {
         return match needle.first() {
             None => Some(0),
+            // PERF: memchr's set-up cost more than the search on a path's few dozen bytes.
+            Some(&b) if hay.len() <= 1024 => find2(hay, b, b),
             Some(&b) => memchr::memchr(b, hay),
         };
     }
