@@ -494,37 +494,56 @@ impl Multi {
         }
         let pre = a.prefilter();
         while at < path.len() {
-            sid = a.next_state(aho_corasick::Anchored::No, sid, path[at]);
-            if a.is_special(sid) {
-                if a.is_match(sid) {
-                    for i in 0..a.match_len(sid) {
-                        let id = a.match_pattern(sid, i).as_usize();
-                        if occ.len == MAX_HITS {
-                            occ.state = 2;
-                            return;
-                        }
-                        let start = at + 1 - self.len[id] as usize;
-                        occ.push((self.piece[id], start as u32));
+            (sid, at) = run_ordinary(a, sid, path, at);
+            if !a.is_special(sid) {
+                // The end of the path, in an ordinary state.
+                break;
+            }
+            if a.is_match(sid) {
+                for i in 0..a.match_len(sid) {
+                    let id = a.match_pattern(sid, i).as_usize();
+                    if occ.len == MAX_HITS {
+                        occ.state = 2;
+                        return;
                     }
-                } else if let Some(pre) = pre {
-                    // PERF: back in the start state (the only other special state when there
-                    // is a prefilter): skip to where a piece may start, as Aho-Corasick's own
-                    // overlapping search does (d-wildcards: the scan was 45% of a decision).
-                    let span = aho_corasick::Span::from(at..path.len());
-                    match pre.find_in(path, span).into_option() {
-                        None => break,
-                        Some(i) if i > at => {
-                            at = i;
-                            continue;
-                        }
-                        Some(_) => {}
-                    }
+                    let start = at - self.len[id] as usize;
+                    occ.push((self.piece[id], start as u32));
+                }
+            } else if let Some(pre) = pre {
+                // PERF: back in the start state (the only other special state when there
+                // is a prefilter): skip to where a piece may start, as Aho-Corasick's own
+                // overlapping search does (d-wildcards: the scan was 45% of a decision).
+                let span = aho_corasick::Span::from(at..path.len());
+                match pre.find_in(path, span).into_option() {
+                    None => break,
+                    Some(i) => at = i,
                 }
             }
-            at += 1;
         }
         occ.finish();
     }
+}
+
+/// Steps the automaton from `sid` through `path[at..]` until it enters a special state (a
+/// match, or the start state when there is a prefilter); returns that state and the index
+/// after the byte that entered it, or the last state and `path.len()`.
+// PERF: a tight loop of its own: inlined in the scan, the automaton's bounds and the path
+// were reloaded from the stack on every byte (d-wildcards walks most of its paths here).
+#[inline(never)]
+fn run_ordinary<A: aho_corasick::automaton::Automaton>(
+    a: &A,
+    mut sid: aho_corasick::automaton::StateID,
+    path: &[u8],
+    at: usize,
+) -> (aho_corasick::automaton::StateID, usize) {
+    let mut bytes = path[at..].iter();
+    for &b in bytes.by_ref() {
+        sid = a.next_state(aho_corasick::Anchored::No, sid, b);
+        if a.is_special(sid) {
+            break;
+        }
+    }
+    (sid, path.len() - bytes.len())
 }
 
 /// The radix tree engine (see the module docs).
