@@ -565,6 +565,16 @@ impl HostTable {
         prefetch_read(&self.entries[i]);
     }
 
+    /// The next line of `lines`, its host's entry prefetched (when [`host_hint`] reads one).
+    #[inline]
+    fn next_prefetched<'a>(&self, lines: &mut reader::Lines<'a>) -> Option<Line<'a>> {
+        let line = lines.next()?;
+        if let Some((key, port)) = host_hint(line.text) {
+            self.prefetch(key, port);
+        }
+        Some(line)
+    }
+
     /// Fills the free entry `at` that [`HostTable::find`] returned; returns the entry's index
     /// (which changes when the table grows).
     fn insert(&mut self, at: usize, probe: &Probe<'_>, rules: Local) -> usize {
@@ -633,7 +643,7 @@ impl HostTable {
 }
 
 /// How many lines ahead of the one being classified the host table entry is prefetched.
-const PREFETCH_LINES: usize = 3;
+const PREFETCH_LINES: usize = 2;
 
 /// `key` (at most 32 bytes) zero-padded to 32 bytes, built in registers from whole-word loads.
 // PERF: copying the key into a zeroed array with `copy_from_slice` wrote it with stores of
@@ -644,26 +654,28 @@ const PREFETCH_LINES: usize = 3;
 fn pad32(key: &[u8]) -> [u8; INLINE_KEY] {
     let n = key.len();
     debug_assert!(n <= INLINE_KEY);
-    // The bytes of `key[from..n]` (at most `width`) at the bottom of a word, zeros above,
-    // from one load of `key[n - width..n]` when the key is that long.
-    let (lo, hi): (u128, u128) = if n >= 16 {
-        let lo = u128::from_le_bytes(key[..16].try_into().unwrap_or_default());
-        let last = u128::from_le_bytes(key[n - 16..].try_into().unwrap_or_default());
-        // `last` holds key[n-16..n]; key[16..n] starts at its byte 32 - n.
-        let hi = if n == 16 { 0 } else { last >> ((32 - n) * 8) };
-        (lo, hi)
-    } else if n >= 8 {
-        let first = u64::from_le_bytes(key[..8].try_into().unwrap_or_default());
-        let last = u64::from_le_bytes(key[n - 8..].try_into().unwrap_or_default());
-        let rest = if n == 8 { 0 } else { last >> ((16 - n) * 8) };
-        (u128::from(first) | u128::from(rest) << 64, 0)
-    } else {
-        let mut w = 0u64;
-        for (i, &b) in key.iter().enumerate() {
-            w |= u64::from(b) << (8 * i);
-        }
-        (u128::from(w), 0)
-    };
+    // Two words: the first bytes, and the last ones shifted down so that the bytes after
+    // the first word come out at the bottom, zeros above.
+    let (lo, hi): (u128, u128) =
+        if let (Some(first), Some(last)) = (key.first_chunk::<16>(), key.last_chunk::<16>()) {
+            // `last` holds key[n-16..n]; key[16..n] starts at its byte 32 - n.
+            let last = u128::from_le_bytes(*last);
+            let hi = if n == 16 { 0 } else { last >> ((32 - n) * 8) };
+            (u128::from_le_bytes(*first), hi)
+        } else if let (Some(first), Some(last)) = (key.first_chunk::<8>(), key.last_chunk::<8>()) {
+            let last = u64::from_le_bytes(*last);
+            let rest = if n == 8 { 0 } else { last >> ((16 - n) * 8) };
+            (
+                u128::from(u64::from_le_bytes(*first)) | u128::from(rest) << 64,
+                0,
+            )
+        } else {
+            let mut w = 0u64;
+            for (i, &b) in key.iter().enumerate() {
+                w |= u64::from(b) << (8 * i);
+            }
+            (u128::from(w), 0)
+        };
     let mut out = [0u8; INLINE_KEY];
     out[..16].copy_from_slice(&lo.to_le_bytes());
     out[16..].copy_from_slice(&hi.to_le_bytes());
@@ -703,8 +715,8 @@ fn host_hint(line: &[u8]) -> Option<(&[u8], u16)> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut at = 0;
-    while let Some(word) = rest.get(at..at + 8) {
-        let x = u64::from_le_bytes(word.try_into().ok()?) ^ (ONES * u64::from(b'/'));
+    while let Some(word) = rest[at..].first_chunk::<8>() {
+        let x = u64::from_le_bytes(*word) ^ (ONES * u64::from(b'/'));
         let flags = x.wrapping_sub(ONES) & !x & HIGHS;
         if flags != 0 {
             return Some((&rest[..at + flags.trailing_zeros() as usize / 8], port));
@@ -948,18 +960,11 @@ impl Worker {
         const AHEAD: usize = PREFETCH_LINES + 1;
         let mut ahead: [Option<Line<'_>>; AHEAD] = [None; AHEAD];
         for slot in &mut ahead[..PREFETCH_LINES] {
-            *slot = lines.next();
-            if let Some((key, port)) = slot.and_then(|l| host_hint(l.text)) {
-                self.table.prefetch(key, port);
-            }
+            *slot = self.table.next_prefetched(&mut lines);
         }
         let mut index = 0usize;
         loop {
-            let next = lines.next();
-            if let Some((key, port)) = next.and_then(|l| host_hint(l.text)) {
-                self.table.prefetch(key, port);
-            }
-            ahead[(index + PREFETCH_LINES) % AHEAD] = next;
+            ahead[(index + PREFETCH_LINES) % AHEAD] = self.table.next_prefetched(&mut lines);
             let Some(line) = ahead[index % AHEAD] else {
                 break;
             };

@@ -222,14 +222,22 @@ fn tree_wide_deep_and_crowded_piece_trees_agree_with_the_reference() {
     paths.push("/d".repeat(30) + "/z7");
     paths.push("/d".repeat(5) + "/z7");
     for p in &paths {
-        let want = m.reference().decide(&canonical_path(p.as_bytes()));
-        let got = m.decide(p);
-        assert_eq!(
-            (got.is_allowed(), got.rule().map(|r| r.line())),
-            (want.allowed, want.rule.map(|i| m.rule(i).line())),
-            "{p}"
-        );
+        let (got, want) = verdict_and_reference(&m, p);
+        assert_eq!(got, want, "{p}");
     }
+}
+
+/// Allowed, and the line of the deciding rule.
+type Verdict = (bool, Option<u32>);
+
+/// `m`'s verdict for `path`, and the reference matcher's.
+fn verdict_and_reference(m: &Matcher, path: &str) -> (Verdict, Verdict) {
+    let want = m.reference().decide(&canonical_path(path.as_bytes()));
+    let got = m.decide(path);
+    (
+        (got.is_allowed(), got.rule().map(|r| r.line())),
+        (want.allowed, want.rule.map(|i| m.rule(i).line())),
+    )
 }
 
 /// The selective scan of `Matcher::from_bytes` keeps exactly the rules and groups that
@@ -441,22 +449,17 @@ proptest! {
         // With the extra pieces the shared scan has more than 16, and walks its automaton
         // (with or without a prefilter) instead of skipping with the SIMD search.
         for extra in [0, 20] {
-        let mut rules = rules.clone();
-        for (i, first) in (0..extra).zip(b"/spdx.".iter().cycle()) {
-            rules.push((i % 2 == 0, format!("/*{}q{i}", *first as char)));
-        }
-        let body = robots_body(&rules);
-        let robots = Robots::parse(body.as_bytes());
-        let m = MatcherBuilder::new().engine(EngineChoice::Tree).build(&robots, "bot");
-        for p in &paths {
-            let want = m.reference().decide(&canonical_path(p.as_bytes()));
-            let got = m.decide(p);
-            prop_assert_eq!(
-                (got.is_allowed(), got.rule().map(|r| r.line())),
-                (want.allowed, want.rule.map(|i| m.rule(i).line())),
-                "{}\n{}", body, p
-            );
-        }
+            let mut rules = rules.clone();
+            for (i, first) in (0..extra).zip(b"/spdx.".iter().cycle()) {
+                rules.push((i % 2 == 0, format!("/*{}q{i}", *first as char)));
+            }
+            let body = robots_body(&rules);
+            let robots = Robots::parse(body.as_bytes());
+            let m = MatcherBuilder::new().engine(EngineChoice::Tree).build(&robots, "bot");
+            for p in &paths {
+                let (got, want) = verdict_and_reference(&m, p);
+                prop_assert_eq!(got, want, "{}\n{}", body, p);
+            }
         }
     }
 }

@@ -146,8 +146,9 @@ struct Multi {
     piece: Vec<u32>,
     /// Automaton pattern id to piece length.
     len: Vec<u32>,
-    /// A SIMD (Teddy) search for the leftmost piece, where it can be built (up to 64 pieces):
-    /// the scan skips to it from the start state instead of using the automaton's prefilter.
+    /// A SIMD (Teddy) search for the leftmost piece, for at most [`MULTI_MAX_SKIP`] pieces
+    /// (where it can be built): the scan skips to it from the start state instead of using
+    /// the automaton's prefilter.
     // PERF: pieces that all start with `/` (e-largest's `/*/sp_common/`, `/*/dcommon/`, ...)
     // give Aho-Corasick a prefilter on `/`, which stops every few bytes of a path and paid
     // memchr's set-up each time: 720 of e's 1,980 instructions per URL.
@@ -476,18 +477,10 @@ impl Multi {
                     }
                 }
                 sid = a.next_state(aho_corasick::Anchored::No, sid, path[at]);
-                if a.is_match(sid) {
-                    for i in 0..a.match_len(sid) {
-                        let id = a.match_pattern(sid, i).as_usize();
-                        if occ.len == MAX_HITS {
-                            occ.state = 2;
-                            return;
-                        }
-                        let start = at + 1 - self.len[id] as usize;
-                        occ.push((self.piece[id], start as u32));
-                    }
-                }
                 at += 1;
+                if a.is_match(sid) && !self.record(a, sid, at, occ) {
+                    return;
+                }
             }
             occ.finish();
             return;
@@ -500,14 +493,8 @@ impl Multi {
                 break;
             }
             if a.is_match(sid) {
-                for i in 0..a.match_len(sid) {
-                    let id = a.match_pattern(sid, i).as_usize();
-                    if occ.len == MAX_HITS {
-                        occ.state = 2;
-                        return;
-                    }
-                    let start = at - self.len[id] as usize;
-                    occ.push((self.piece[id], start as u32));
+                if !self.record(a, sid, at, occ) {
+                    return;
                 }
             } else if let Some(pre) = pre {
                 // PERF: back in the start state (the only other special state when there
@@ -521,6 +508,28 @@ impl Multi {
             }
         }
         occ.finish();
+    }
+
+    /// Records the occurrences of the pieces that match state `sid` reports, ending at `end`;
+    /// false (and the scan given up) past [`MAX_HITS`].
+    #[inline]
+    fn record<A: aho_corasick::automaton::Automaton>(
+        &self,
+        a: &A,
+        sid: aho_corasick::automaton::StateID,
+        end: usize,
+        occ: &mut Occurrences,
+    ) -> bool {
+        for i in 0..a.match_len(sid) {
+            let id = a.match_pattern(sid, i).as_usize();
+            if occ.len == MAX_HITS {
+                occ.state = 2;
+                return false;
+            }
+            let start = end - self.len[id] as usize;
+            occ.push((self.piece[id], start as u32));
+        }
+        true
     }
 }
 
