@@ -287,6 +287,88 @@ fn block16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
     }
 }
 
+/// The index of the first byte of `s` that separates an authority from what follows it or
+/// stops a clean path: `/`, `?`, `;`, `#`, `\\`, and the bytes for which [`needs_care`] is true
+/// (the masks of [`block16`]).
+#[inline]
+pub(crate) fn first_sep_or_stop(s: &[u8]) -> Option<usize> {
+    if s.len() < 16 {
+        return s
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b';' | b'#' | b'\\') || needs_care(b));
+    }
+    first_in_blocks(s.len(), |at| {
+        let (sep, stop, _) = block16(s, at);
+        sep | stop
+    })
+}
+
+/// The index of the first byte of `s` that stops a clean path: `#`, `\\`, or a byte for which
+/// [`needs_care`] is true, except that the `%` of escapes of bytes `>= 0x80` already in
+/// canonical form may be passed over (see [`high_escapes16`]) when a block holds two `%` or
+/// more. A `%` found is the caller's to judge.
+#[inline]
+pub(crate) fn first_path_stop(s: &[u8]) -> Option<usize> {
+    if s.len() < 16 {
+        return s
+            .iter()
+            .position(|&b| matches!(b, b'#' | b'\\') || needs_care(b));
+    }
+    first_in_blocks(s.len(), |at| {
+        let (stop, pct) = stops16(s, at);
+        if pct.count_ones() >= 2 {
+            // PERF: text in a non-Latin script is escape after escape (`%D7%99`); each stop
+            // is a trip through the caller's loop.
+            stop & !high_escapes16(s, at)
+        } else {
+            stop
+        }
+    })
+}
+
+/// The (stop, percent) bitmasks of [`block16`], without the separators.
+#[inline]
+fn stops16(s: &[u8], at: usize) -> (u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        stops16_sse2(s, at)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (_, stop, pct) = block16(s, at);
+        (stop, pct)
+    }
+}
+
+/// [`stops16`] with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn stops16_sse2(s: &[u8], at: usize) -> (u32, u32) {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
+    };
+    assert!(at + 16 <= s.len());
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
+    // the only memory access is the unaligned 16-byte load from `s.as_ptr() + at`, which the
+    // assertion above keeps inside `s`.
+    unsafe {
+        let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+        let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        let low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
+        let high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v);
+        let pct = eq(b'%');
+        let stop = _mm_or_si128(
+            _mm_or_si128(low, high),
+            _mm_or_si128(_mm_or_si128(pct, eq(b'#')), eq(b'\\')),
+        );
+        (
+            _mm_movemask_epi8(stop) as u32,
+            _mm_movemask_epi8(pct) as u32,
+        )
+    }
+}
+
 /// The leftmost occurrence of `needle` in `hay`, for short needles in short haystacks (every
 /// real URL): 16 candidate positions at a time are those where the needle's first and last
 /// bytes both match, and only those are compared. Anything longer goes to `memchr::memmem`,
@@ -468,6 +550,39 @@ mod tests {
     }
 
     #[test]
+    fn path_stops_agree_with_bytes() {
+        let parts: [&[u8]; 10] = [
+            b"%D7", b"%99", b"%e5", b"%41", b"#", b"\\", b" ", b"\xC3", b"abcdefg", b"/?;",
+        ];
+        let mut x: u64 = 9309;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut s = Vec::new();
+            for k in 0..(x % 16) {
+                s.extend_from_slice(parts[(x >> (k * 4)) as usize % parts.len()]);
+            }
+            let stop = |b: u8| matches!(b, b'#' | b'\\') || needs_care(b);
+            assert_eq!(
+                first_sep_or_stop(&s),
+                s.iter()
+                    .position(|&b| matches!(b, b'/' | b'?' | b';') || stop(b)),
+                "{s:?}"
+            );
+            // A stop may be passed over only as the `%` of a canonical escape of a high byte.
+            let got = first_path_stop(&s);
+            if let Some(g) = got {
+                assert!(stop(s[g]), "{s:?}");
+            }
+            for i in (0..got.unwrap_or(s.len())).filter(|&i| stop(s[i])) {
+                let high = s[i..].starts_with(b"%D7") || s[i..].starts_with(b"%99");
+                assert!(high, "{s:?} {got:?}");
+            }
+        }
+    }
+
+    #[test]
     fn blocks_agree_with_bytes() {
         let special = [
             b'/', b'?', b';', b'#', b'%', b' ', 0, 0x7F, 0x80, 0xFF, b'a', b':',
@@ -485,6 +600,7 @@ mod tests {
                         pct |= u32::from(c == b'%') << i;
                     }
                     assert_eq!(block16(&s, 2), (sep, stop, pct), "{b:#x} {b2:#x} {pos}");
+                    assert_eq!(stops16(&s, 2), (stop, pct), "{b:#x} {b2:#x} {pos}");
                 }
             }
         }

@@ -276,6 +276,77 @@ enum Located {
 /// fragment is left to [`crate::url::split`], which reads `\` as browsers do.
 #[inline]
 fn locate(url: &[u8]) -> Located {
+    // PERF: nearly every URL a crawler checks starts with `http://` or `https://`; for those
+    // the authority ends at its first separator, and the path needs only its stops looked at
+    // (instructions per URL: a-tiny 923 -> 818, c-literal 1,129 -> 946).
+    match locate_http(url) {
+        Some(l) => l,
+        None => locate_any(url),
+    }
+}
+
+/// [`locate`] for a URL that starts with `http://` or `https://`, in three searches: the end of
+/// the authority, the first byte of the path that is not already canonical, and the fragment
+/// after it. `None` when the URL does not start so, or holds a `\` before its fragment (both
+/// for [`locate_any`]).
+#[inline]
+fn locate_http(url: &[u8]) -> Option<Located> {
+    use crate::bytescan::{find2, first_path_stop, first_sep_or_stop};
+    let host = if url.starts_with(b"https://") {
+        8
+    } else if url.starts_with(b"http://") {
+        7
+    } else {
+        return None;
+    };
+    let n = url.len();
+    // The end of the authority: bytes that need care there (`%`, non-ASCII) change nothing.
+    let mut i = host;
+    let start = loop {
+        let Some(k) = first_sep_or_stop(&url[i..]) else {
+            return Some(Located::Root);
+        };
+        match url[i + k] {
+            b'/' | b'?' | b';' => break i + k,
+            b'#' => return Some(Located::Root),
+            b'\\' => return None,
+            _ => i += k + 1,
+        }
+    };
+    let slash = url[start] != b'/';
+    let span = |end, change| {
+        Some(Located::Span {
+            start,
+            end,
+            slash,
+            change,
+        })
+    };
+    // The first byte that canonicalisation changes, or the end of the path.
+    let mut i = start;
+    let change = loop {
+        let Some(k) = first_path_stop(&url[i..]) else {
+            return span(n, None);
+        };
+        let p = i + k;
+        match url[p] {
+            b'#' => return span(p, None),
+            b'\\' => return None,
+            b'%' if escape_is_canonical(url, p) == Some(true) => i = p + 3,
+            _ => break p,
+        }
+    };
+    // After it, only the fragment and `\` matter.
+    match find2(&url[change..], b'#', b'\\') {
+        None => span(n, Some(change)),
+        Some(k) if url[change + k] == b'#' => span(change + k, Some(change)),
+        Some(_) => None,
+    }
+}
+
+/// [`locate`] for any URL: one pass over it with the masks of [`crate::bytescan::block16`].
+#[inline]
+fn locate_any(url: &[u8]) -> Located {
     let skip = if url.starts_with(b"//") { 2 } else { 0 };
     let rest = &url[skip..];
     let n = rest.len();
@@ -568,10 +639,12 @@ mod tests {
         ];
         let mut x: u64 = 9309;
         for _ in 0..50_000 {
-            let mut url = String::new();
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
+            // Most real URLs take `locate`'s fast path; the others its general one.
+            let mut url =
+                String::from(["http://", "https://", "HTTP://", ""][(x >> 60) as usize % 4]);
             let n = (x % 12) as usize;
             for k in 0..n {
                 let r = (x >> (k * 5)) as usize;
