@@ -326,6 +326,52 @@ pub(crate) fn first_path_stop(s: &[u8]) -> Option<usize> {
     })
 }
 
+/// The index of the first byte of `s` that is not an ASCII lower-case letter, a digit, `.`,
+/// `-` or `_`: the end of a host name that is its own lookup key.
+#[inline]
+pub(crate) fn first_not_host(s: &[u8]) -> Option<usize> {
+    let host =
+        |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'_');
+    if s.len() < 16 {
+        return s.iter().position(|&b| !host(b));
+    }
+    first_in_blocks(s.len(), |at| !host16(s, at) & 0xFFFF)
+}
+
+/// The bitmask of the host bytes of [`first_not_host`] among the 16 at `s[at..at + 16]`
+/// (`at + 16 <= s.len()`).
+#[inline]
+fn host16(s: &[u8], at: usize) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
+        };
+        assert!(at + 16 <= s.len());
+        // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+        // available; the only memory access is the unaligned 16-byte load from
+        // `s.as_ptr() + at`, which the assertion above keeps inside `s`.
+        unsafe {
+            let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+            let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+            let alnum = _mm_or_si128(in_range(v, b'a', 26), in_range(v, b'0', 10));
+            let punct = _mm_or_si128(_mm_or_si128(eq(b'.'), eq(b'-')), eq(b'_'));
+            _mm_movemask_epi8(_mm_or_si128(alnum, punct)) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut m = 0;
+        for (i, &b) in s[at..at + 16].iter().enumerate() {
+            let host =
+                b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'_');
+            m |= u32::from(host) << i;
+        }
+        m
+    }
+}
+
 /// The (stop, percent) bitmasks of [`block16`], without the separators.
 #[inline]
 fn stops16(s: &[u8], at: usize) -> (u32, u32) {
@@ -544,6 +590,24 @@ mod tests {
                     }
                     let want = s.iter().position(|&c| needs_care(c));
                     assert_eq!(first_care(&s), want, "len {len} pos {pos} byte {b:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn host_ends_agree_with_bytes() {
+        for len in 0..40 {
+            for pos in 0..len.max(1) {
+                for b in 0..=255u8 {
+                    let mut s: Vec<u8> = (0..len).map(|i| b"ab.c-d_e0z9"[i % 11]).collect();
+                    if pos < len {
+                        s[pos] = b;
+                    }
+                    let host =
+                        |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit() || b"._-".contains(&c);
+                    let want = s.iter().position(|&c| !host(c));
+                    assert_eq!(first_not_host(&s), want, "len {len} pos {pos} byte {b:#x}");
                 }
             }
         }
