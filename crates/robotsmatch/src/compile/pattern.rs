@@ -421,13 +421,14 @@ impl PatternSet {
                 wild,
             } => (body, anchored, wild),
         };
+        // PERF: 16 bytes at a time; `memchr`'s set-up cost more than the search on a pattern.
         let star = if wild {
-            memchr::memchr(b'*', body)
+            crate::bytescan::find(body, b"*")
         } else {
             None
         };
         // `**` runs must be collapsed, which a prefix of the pattern as written cannot do.
-        let collapse = star.is_some() && memchr::memmem::find(body, b"**").is_some();
+        let collapse = star.is_some() && crate::bytescan::find(body, b"**").is_some();
         let (start, len) = match raw {
             Some(at) if !collapse => (at, body.len()),
             _ => {
