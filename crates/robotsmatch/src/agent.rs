@@ -18,6 +18,8 @@
 //! that ignore the `*` group (`AdsBot-Google`).
 #![forbid(unsafe_code)]
 
+use std::cell::RefCell;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::parse::{leading_token, Directive, DirectiveKind, Robots};
@@ -155,60 +157,134 @@ fn is_generic(token: &str) -> bool {
 
 /// A crawler as the matcher sees it: its product tokens, most specific first, and whether it
 /// obeys the `*` group.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Cloning is cheap (the tokens are shared), and so is making the same agent from the same
+/// string again on one thread: a crawler that builds a matcher per host with
+/// `Matcher::from_bytes(body, "MyBot")` does not pay for the agent each time.
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Agent {
+    inner: Arc<AgentData>,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct AgentData {
     tokens: Vec<String>,
     obeys_wildcard: bool,
+}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Agent")
+            .field("tokens", &self.inner.tokens)
+            .field("obeys_wildcard", &self.inner.obeys_wildcard)
+            .finish()
+    }
 }
 
 impl Agent {
     /// A crawler named by a product token or a full user-agent string (see [`product_token`]).
     pub fn new(agent: &str) -> Agent {
         Agent {
-            tokens: vec![product_token(agent).to_string()],
-            obeys_wildcard: true,
+            inner: Arc::new(AgentData {
+                tokens: vec![product_token(agent).to_string()],
+                obeys_wildcard: true,
+            }),
         }
     }
 
     /// Adds a fallback token: used when the file has no group for the tokens before it.
     pub fn with_fallback(mut self, token: &str) -> Agent {
-        self.tokens.push(product_token(token).to_string());
+        Arc::make_mut(&mut self.inner)
+            .tokens
+            .push(product_token(token).to_string());
         self
     }
 
     /// Sets whether the crawler obeys `*` groups (true by default; `AdsBot-Google` does not).
     pub fn obeys_wildcard(mut self, yes: bool) -> Agent {
-        self.obeys_wildcard = yes;
+        Arc::make_mut(&mut self.inner).obeys_wildcard = yes;
         self
     }
 
     /// The crawler's own product token.
     pub fn token(&self) -> &str {
-        &self.tokens[0]
+        &self.inner.tokens[0]
     }
 
     /// The tokens tried in order.
     pub fn tokens(&self) -> &[String] {
-        &self.tokens
+        &self.inner.tokens
     }
 
     /// Whether the crawler obeys `*` groups.
     pub fn get_obeys_wildcard(&self) -> bool {
-        self.obeys_wildcard
+        self.inner.obeys_wildcard
+    }
+}
+
+std::thread_local! {
+    // PERF: the string and agent of the last `Agent::from(&str)` on this thread. A crawler
+    // names the same agent for every host; making it again was two allocations and a parse
+    // of the string per matcher (7% of `Matcher::from_bytes` + `decide` on a 4-line file).
+    static LAST_AGENT: RefCell<Option<(Box<str>, Agent)>> = const { RefCell::new(None) };
+}
+
+impl From<&Agent> for Agent {
+    /// A clone (cheap: the tokens are shared).
+    fn from(agent: &Agent) -> Agent {
+        agent.clone()
     }
 }
 
 impl From<&str> for Agent {
+    /// [`Agent::new`], shared with the last agent made from the same string on this thread.
     fn from(s: &str) -> Agent {
-        Agent::new(s)
+        LAST_AGENT
+            .try_with(|last| {
+                let mut last = last.borrow_mut();
+                if let Some((text, agent)) = last.as_ref() {
+                    if **text == *s {
+                        return agent.clone();
+                    }
+                }
+                let agent = Agent::new(s);
+                *last = Some((s.into(), agent.clone()));
+                agent
+            })
+            .unwrap_or_else(|_| Agent::new(s))
     }
 }
 
 /// Which groups were chosen for a crawler, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Selection {
     kind: SelectionKind,
-    groups: Vec<usize>,
+    groups: Groups,
+}
+
+impl std::fmt::Debug for Selection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Selection")
+            .field("kind", &self.kind)
+            .field("groups", &self.groups())
+            .finish()
+    }
+}
+
+impl PartialEq for Selection {
+    fn eq(&self, other: &Selection) -> bool {
+        self.kind == other.kind && self.groups() == other.groups()
+    }
+}
+
+impl Eq for Selection {}
+
+/// The groups of a [`Selection`]: most files have one group that applies, kept without an
+/// allocation (PERF: one of the six allocations of a matcher for a small file).
+#[derive(Clone, Debug)]
+enum Groups {
+    One(usize),
+    Many(Vec<usize>),
 }
 
 /// Why a [`Selection`] holds the groups it holds.
@@ -225,6 +301,10 @@ pub enum SelectionKind {
 impl Selection {
     /// A selection of `groups` (indices into [`Robots::groups`], in file order).
     pub(crate) fn new(kind: SelectionKind, groups: Vec<usize>) -> Selection {
+        let groups = match groups[..] {
+            [one] => Groups::One(one),
+            _ => Groups::Many(groups),
+        };
         Selection { kind, groups }
     }
 
@@ -235,7 +315,10 @@ impl Selection {
 
     /// Indices into [`Robots::groups`], in file order.
     pub fn groups(&self) -> &[usize] {
-        &self.groups
+        match &self.groups {
+            Groups::One(g) => std::slice::from_ref(g),
+            Groups::Many(v) => v,
+        }
     }
 
     /// The lines kept as [`Directive`]s (`crawl-delay`, `request-rate`, unknown keys...) that
@@ -250,7 +333,7 @@ impl Selection {
         robots: &'a Robots,
     ) -> impl Iterator<Item = &'a Directive> + 'a {
         robots.directives().iter().filter(move |d| {
-            d.group().is_some_and(|g| self.groups.contains(&g))
+            d.group().is_some_and(|g| self.groups().contains(&g))
                 && d.user_agents(robots).iter().any(|a| match &self.kind {
                     SelectionKind::Named(t) => {
                         !a.is_wildcard() && a.token().eq_ignore_ascii_case(t)
@@ -381,7 +464,7 @@ pub fn select(robots: &Robots, agent: &Agent, merge: bool) -> Selection {
         groups.len(),
         agent,
         merge,
-        |g, t| groups[g].names(&agent.tokens[t]),
+        |g, t| groups[g].names(&agent.tokens()[t]),
         |g| groups[g].is_wildcard(),
     )
 }
@@ -398,24 +481,32 @@ pub(crate) fn choose(
     names: impl Fn(usize, usize) -> bool,
     wildcard: impl Fn(usize) -> bool,
 ) -> Selection {
-    let take = |pred: &dyn Fn(usize) -> bool| -> Vec<usize> {
-        let it = (0..n).filter(|&g| pred(g));
-        if merge {
-            it.collect()
-        } else {
-            it.take(1).collect()
+    let take = |pred: &dyn Fn(usize) -> bool| -> Option<Groups> {
+        let mut it = (0..n).filter(|&g| pred(g));
+        let first = it.next()?;
+        match it.next() {
+            Some(second) if merge => {
+                let mut all = vec![first, second];
+                all.extend(it);
+                Some(Groups::Many(all))
+            }
+            _ => Some(Groups::One(first)),
         }
     };
-    for (t, token) in agent.tokens.iter().enumerate() {
-        let groups = take(&|g| names(g, t));
-        if !groups.is_empty() {
-            return Selection::new(SelectionKind::Named(token.clone()), groups);
+    for (t, token) in agent.tokens().iter().enumerate() {
+        if let Some(groups) = take(&|g| names(g, t)) {
+            return Selection {
+                kind: SelectionKind::Named(token.clone()),
+                groups,
+            };
         }
     }
-    if agent.obeys_wildcard {
-        let groups = take(&wildcard);
-        if !groups.is_empty() {
-            return Selection::new(SelectionKind::Wildcard, groups);
+    if agent.get_obeys_wildcard() {
+        if let Some(groups) = take(&wildcard) {
+            return Selection {
+                kind: SelectionKind::Wildcard,
+                groups,
+            };
         }
     }
     Selection::new(SelectionKind::None, Vec::new())
@@ -424,6 +515,56 @@ pub(crate) fn choose(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Agent::from(&str)` shares the last agent made from the same string on the thread;
+    /// changing a copy must not change the shared one.
+    #[test]
+    fn agents_from_the_same_string_are_shared_not_aliased() {
+        let a = Agent::from("MyBot/1.0");
+        let b = Agent::from("MyBot/1.0");
+        assert_eq!(a, b);
+        assert!(Arc::ptr_eq(&a.inner, &b.inner), "made once");
+        let c = Agent::from("MyBot/1.0")
+            .with_fallback("Googlebot")
+            .obeys_wildcard(false);
+        assert_eq!(c.tokens(), ["MyBot", "Googlebot"]);
+        assert!(!c.get_obeys_wildcard());
+        let d = Agent::from("MyBot/1.0");
+        assert_eq!(d.tokens(), ["MyBot"]);
+        assert!(d.get_obeys_wildcard());
+        assert_eq!(Agent::from("OtherBot").tokens(), ["OtherBot"]);
+        assert_eq!(Agent::from("MyBot/1.0"), Agent::new("MyBot/1.0"));
+        assert_eq!(Agent::from(&c), c);
+        assert_eq!(
+            format!("{d:?}"),
+            r#"Agent { tokens: ["MyBot"], obeys_wildcard: true }"#
+        );
+    }
+
+    /// One chosen group is held inline, several in a vector: the same to every reader.
+    #[test]
+    fn selections_with_one_or_many_groups() {
+        let robots = Robots::parse(
+            b"User-agent: a\nDisallow: /1\nUser-agent: *\nDisallow: /2\nUser-agent: a\nDisallow: /3\n",
+        );
+        let merged = select(&robots, &Agent::new("a"), true);
+        assert_eq!(merged.groups(), [0, 2]);
+        let first = select(&robots, &Agent::new("a"), false);
+        assert_eq!(first.groups(), [0]);
+        assert_eq!(
+            first,
+            Selection::new(SelectionKind::Named("a".into()), vec![0])
+        );
+        assert_ne!(first, merged);
+        let wild = select(&robots, &Agent::new("b"), true);
+        assert_eq!(wild.groups(), [1]);
+        assert_eq!(
+            format!("{wild:?}"),
+            "Selection { kind: Wildcard, groups: [1] }"
+        );
+        let none = select(&robots, &Agent::new("b").obeys_wildcard(false), true);
+        assert_eq!(none.groups(), [] as [usize; 0]);
+    }
 
     #[test]
     fn tokens() {
