@@ -760,15 +760,13 @@ impl<'a> Span<'a> {
     /// 128`).
     #[inline]
     fn first(&self, bits: u128, from: usize, to: usize) -> Option<usize> {
-        let (lo, hi) = (from - self.base, to - self.base);
-        let range = (u128::MAX << lo)
-            & if hi >= 128 {
-                u128::MAX
-            } else {
-                (1u128 << hi) - 1
-            };
-        let hit = bits & range;
-        (hit != 0).then(|| self.base + hit.trailing_zeros() as usize)
+        if from >= to {
+            return None;
+        }
+        // PERF: one 128-bit shift and a count, rather than a mask built from two shifts (this
+        // function was a fifth of reading a file).
+        let skip = (bits >> (from - self.base)).trailing_zeros() as usize;
+        (skip < to - from).then_some(from + skip)
     }
 }
 
