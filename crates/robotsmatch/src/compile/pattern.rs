@@ -445,12 +445,26 @@ impl PatternSet {
             }
         };
         let first = star.unwrap_or(len);
-        let mut head = [0u8; 8];
         let h = first.min(8);
-        head[..h].copy_from_slice(&self.bytes[start..start + h]);
+        // PERF: a word read whole and masked; copying up to eight bytes into a zeroed array
+        // called memcpy and then stalled reading them back as one word.
+        let head = match self.bytes[start..].first_chunk::<8>() {
+            Some(word) => {
+                let mask = if h == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * h)) - 1
+                };
+                u64::from_le_bytes(*word) & mask
+            }
+            None => self.bytes[start..start + h]
+                .iter()
+                .rev()
+                .fold(0u64, |w, &b| w << 8 | u64::from(b)),
+        };
         self.pats.push(Pat {
             key,
-            head: u64::from_le_bytes(head),
+            head,
             start: start as u32,
             len: len as u32,
             first: first as u32,
