@@ -367,8 +367,9 @@ impl PatternSet {
         let canonical: &[u8] = if in_place { pattern } else { scratch };
         let k = kind_index(kind);
         let precedence = profile.precedence;
+        // PERF: the last `/` is a few bytes from the end; memrchr's set-up cost more.
         let index_html = (profile.index_html && kind == RuleKind::Allow)
-            .then(|| memchr::memrchr(b'/', canonical))
+            .then(|| canonical.iter().rposition(|&b| b == b'/'))
             .flatten()
             .filter(|&slash| canonical[slash..].starts_with(b"/index.htm"));
         let priority = canonical.len();
