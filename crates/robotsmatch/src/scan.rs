@@ -78,7 +78,10 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
     // A rough size: one rule per 24 bytes of file, and room for a small file's few rules
     // (PERF: growing the vectors was 4 of the 10 allocations of a 4-line file's matcher).
     let rules = body.len() / 24 + 8;
-    let mut patterns = PatternSet::with_capacity(rules, body.len() / 2);
+    // The patterns as written take less than the file, and copies in canonical form are rare
+    // (PERF: half the file was too little for files of rules only, and growing the buffer
+    // copied it; `finish` gives back what is left unused).
+    let mut patterns = PatternSet::with_capacity(rules, body.len());
     parse::for_each_line(body, config, |n, line, marks| {
         let Some((key, value)) = parse::key_value(line, marks, config) else {
             return;

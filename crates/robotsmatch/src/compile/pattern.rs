@@ -403,6 +403,8 @@ impl PatternSet {
         if self.rules.capacity() > self.rules.len() + self.rules.len() / 2 + 8 {
             self.rules.shrink_to_fit();
             self.pats.shrink_to_fit();
+        }
+        if self.bytes.capacity() > self.bytes.len() + self.bytes.len() / 2 + 64 {
             self.bytes.shrink_to_fit();
         }
     }
