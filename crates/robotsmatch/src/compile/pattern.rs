@@ -434,6 +434,12 @@ impl PatternSet {
         let collapse = star.is_some() && crate::bytescan::find(body, b"**").is_some();
         let (start, len) = match raw {
             Some(at) if !collapse => (at, body.len()),
+            // PERF: a canonical form that is not the pattern as written, copied whole.
+            _ if !collapse => {
+                let at = self.bytes.len();
+                self.bytes.extend_from_slice(body);
+                (at, body.len())
+            }
             _ => {
                 let at = self.bytes.len();
                 let mut prev_star = false;
