@@ -30,27 +30,6 @@ fn main() -> anyhow::Result<()> {
         Ok("tree") => EngineChoice::Tree,
         _ => EngineChoice::Auto,
     };
-    // `ROBOTSMATCH_ONESHOT=1`: a matcher built from the bytes for every URL (a crawler's
-    // one question per fetched file), with the default tiering.
-    if std::env::var("ROBOTSMATCH_ONESHOT").is_ok_and(|v| v == "1") {
-        let mut best = f64::MAX;
-        let mut allowed = 0usize;
-        for _ in 0..rounds {
-            let t = Instant::now();
-            allowed = 0;
-            for u in &urls {
-                let m = robotsmatch::Matcher::from_bytes(std::hint::black_box(&body), agent);
-                allowed += m.decide(u).is_allowed() as usize;
-            }
-            best = best.min(t.elapsed().as_secs_f64());
-        }
-        println!(
-            "{} URLs, {allowed} allowed; from_bytes + decide, best of {rounds}: {:.1} ns/URL",
-            urls.len(),
-            best * 1e9 / urls.len() as f64
-        );
-        return Ok(());
-    }
     let start = Instant::now();
     let m = MatcherBuilder::new()
         .engine(engine)

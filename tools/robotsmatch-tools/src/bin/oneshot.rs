@@ -1,0 +1,45 @@
+//! `oneshot`: for every URL of a file, builds a matcher from the robots.txt bytes
+//! (`Matcher::from_bytes`, the default tiering) and decides the URL: a crawler's one question
+//! per fetched file. Several rounds; prints the best time per URL (one thread). A quick,
+//! profilable look; criterion's `oneshot` group in `benches/` is the record.
+//!
+//! Usage: `cargo run --release -p robotsmatch-tools --bin oneshot ROBOTS URLS [AGENT] [ROUNDS]`
+//!
+//! (A binary of its own: as a mode of `speed`, its calls changed how the compiler inlined
+//! `speed`'s decision loop, and so the instruction counts measured with it.)
+
+use std::time::Instant;
+
+use robotsmatch::Matcher;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [robots, urls, rest @ ..] = args.as_slice() else {
+        anyhow::bail!("usage: oneshot ROBOTS URLS [AGENT] [ROUNDS]");
+    };
+    let agent = rest.first().map_or("Googlebot", |s| s.as_str());
+    let rounds: usize = rest.get(1).map_or(Ok(20), |s| s.parse())?;
+    let body = std::fs::read(robots)?;
+    let text = std::fs::read(urls)?;
+    let urls: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut best = f64::MAX;
+    let mut allowed = 0usize;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        allowed = 0;
+        for u in &urls {
+            let m = Matcher::from_bytes(std::hint::black_box(&body), agent);
+            allowed += m.decide(u).is_allowed() as usize;
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "{} URLs, {allowed} allowed; from_bytes + decide, best of {rounds}: {:.1} ns/URL",
+        urls.len(),
+        best * 1e9 / urls.len() as f64
+    );
+    Ok(())
+}
