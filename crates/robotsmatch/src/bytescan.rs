@@ -3,12 +3,17 @@
 //! Canonicalisation (see [`crate::canon`]) must look at every byte of every URL's path, but
 //! almost no path needs a change: the scan for the first byte that might (a control byte,
 //! space, `%`, DEL or a byte `>= 0x80`) is on the hot path of every decision. On x86_64 it uses
-//! SSE2, which every x86_64 processor has; elsewhere, and for the last bytes, a byte loop.
+//! SSE2, which every x86_64 processor has; 8 to 15 bytes are read as two words; elsewhere, and
+//! for shorter inputs, a byte loop.
 //!
 //! [`block16`] does the same for a whole URL at once: for 16 bytes it gives bitmasks of the
 //! bytes that separate the authority from the path (`/`, `?`, `;`) and of those that stop a
 //! clean path (`#`, and the bytes that need care), so that finding the path, the fragment and
-//! the first byte to canonicalise is one pass plus bit arithmetic.
+//! the first byte to canonicalise is one pass plus bit arithmetic. For the `http://` and
+//! `https://` URLs that are nearly all of them, three searches do it: [`first_sep_or_stop`] (the
+//! end of the authority), [`first_path_stop`] (the first byte to look at in the path, passing
+//! over runs of canonical escapes) and [`find2`] (the fragment). [`first_not_host`] finds the
+//! end of a host name that is its own lookup key (a bulk job's hosts).
 //!
 //! This is the crate's only `unsafe` code: SIMD loads and intrinsics, each block with its
 //! proof, and tests that compare it with byte loops on every byte value at every position of
