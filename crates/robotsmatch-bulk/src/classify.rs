@@ -389,7 +389,7 @@ impl Classifier {
                 worker.pos = start + i as u64 + 1;
                 match input(i) {
                     None => sink.missing(&mut batch),
-                    Some((url, host)) => match worker.classify(Field::Url(url), host) {
+                    Some((url, host)) => match worker.classify(Field::Url(url), host, None) {
                         Ok(c) => sink.url(&mut batch, &c),
                         Err(reason) => sink.invalid(&mut batch, &Invalid { line: url, reason }),
                     },
@@ -558,21 +558,25 @@ impl HostTable {
     }
 
     /// Starts loading the entry where a probe for `key` would begin, so that the lookup of a
-    /// URL a few lines ahead does not wait for memory (see [`host_hint`]).
+    /// URL a few lines ahead does not wait for memory.
     #[inline]
     fn prefetch(&self, key: &[u8], default_port: u16) {
         let i = self.hash(key, default_port) as usize & (self.entries.len() - 1);
         prefetch_read(&self.entries[i]);
     }
 
-    /// The next line of `lines`, its host's entry prefetched (when [`host_hint`] reads one).
+    /// The next line of `lines`, and the ordinary host of the line when the whole line is an
+    /// ordinary URL (`url::ordinary_host`), its table entry prefetched. The worker reuses that
+    /// reading when it finds the line's URL is the whole line; for any other line layout
+    /// nothing is prefetched.
     #[inline]
-    fn next_prefetched<'a>(&self, lines: &mut reader::Lines<'a>) -> Option<Line<'a>> {
+    fn next_prefetched<'a>(&self, lines: &mut reader::Lines<'a>) -> Option<(Line<'a>, Ordinary)> {
         let line = lines.next()?;
-        if let Some((key, port)) = host_hint(line.text) {
-            self.prefetch(key, port);
+        let ordinary = robotsmatch::url::ordinary_host(line.text);
+        if let Some((host, port)) = &ordinary {
+            self.prefetch(&line.text[host.clone()], *port);
         }
-        Some(line)
+        Some((line, ordinary))
     }
 
     /// Fills the free entry `at` that [`HostTable::find`] returned; returns the entry's index
@@ -698,38 +702,8 @@ fn prefetch_read<T>(value: &T) {
     let _ = value;
 }
 
-/// The host key and default port of an ordinary absolute URL (`http://` or `https://`, then
-/// the host up to the next `/` or the end), cheaply, to prefetch its table entry; `None`
-/// without such a scheme. A wrong guess (a port, user information, upper case, a `?` right
-/// after the host, another line layout) only prefetches a line that is not needed:
-/// [`Worker::classify`] reads the URL properly.
-#[inline]
-fn host_hint(line: &[u8]) -> Option<(&[u8], u16)> {
-    let (rest, port) = if let Some(rest) = line.strip_prefix(b"https://") {
-        (rest, 443)
-    } else {
-        (line.strip_prefix(b"http://")?, 80)
-    };
-    // Eight bytes at a time: the lowest byte of `w` equal to `/` sets the lowest flag (a
-    // borrow can only set flags above a true match).
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut at = 0;
-    while let Some(word) = rest[at..].first_chunk::<8>() {
-        let x = u64::from_le_bytes(*word) ^ (ONES * u64::from(b'/'));
-        let flags = x.wrapping_sub(ONES) & !x & HIGHS;
-        if flags != 0 {
-            return Some((&rest[..at + flags.trailing_zeros() as usize / 8], port));
-        }
-        at += 8;
-    }
-    let end = at
-        + rest[at..]
-            .iter()
-            .position(|&b| b == b'/')
-            .unwrap_or(rest.len() - at);
-    Some((&rest[..end], port))
-}
+/// What `url::ordinary_host` read of a text: the host's range and the scheme's default port.
+type Ordinary = Option<(std::ops::Range<usize>, u16)>;
 
 /// One body as a worker holds it: the shared entry and this thread's lazy-DFA cache (boxed,
 /// so that the slots of 10,000 bodies take 160 KiB and stay in cache).
@@ -835,7 +809,7 @@ impl Worker {
     /// line format says so). Counted in the summary.
     pub fn classify_url<'w>(&'w mut self, url: &'w [u8]) -> Result<Classified<'w>, Malformed> {
         self.pos += 1;
-        self.classify(Field::Url(url), None)
+        self.classify(Field::Url(url), None, None)
     }
 
     /// Classifies one URL whose host key is known (`example.com`, `example.com_8080`; see
@@ -846,14 +820,14 @@ impl Worker {
         host: &'w [u8],
     ) -> Result<Classified<'w>, Malformed> {
         self.pos += 1;
-        self.classify(Field::Url(url), Some(host))
+        self.classify(Field::Url(url), Some(host), None)
     }
 
     /// Classifies one log line (without its line end), finding the URL per the classifier's
     /// line format. Counted in the summary.
     pub fn classify_line<'w>(&'w mut self, line: &'w [u8]) -> Result<Classified<'w>, Malformed> {
         self.pos += 1;
-        self.classify(Field::Line(line), None)
+        self.classify(Field::Line(line), None, None)
     }
 
     /// The counts since the last call (or since the worker was made), which it resets; host
@@ -958,14 +932,14 @@ impl Worker {
         let mut lines = chunk.lines();
         // A ring of the next lines: `ahead[index % AHEAD]` is the line being classified.
         const AHEAD: usize = PREFETCH_LINES + 1;
-        let mut ahead: [Option<Line<'_>>; AHEAD] = [None; AHEAD];
+        let mut ahead: [Option<(Line<'_>, Ordinary)>; AHEAD] = Default::default();
         for slot in &mut ahead[..PREFETCH_LINES] {
             *slot = self.table.next_prefetched(&mut lines);
         }
         let mut index = 0usize;
         loop {
             ahead[(index + PREFETCH_LINES) % AHEAD] = self.table.next_prefetched(&mut lines);
-            let Some(line) = ahead[index % AHEAD] else {
+            let Some((line, ordinary)) = ahead[index % AHEAD].take() else {
                 break;
             };
             self.pos = base | index as u64;
@@ -990,7 +964,7 @@ impl Worker {
                 );
                 continue;
             }
-            match self.classify(Field::Line(line.text), None) {
+            match self.classify(Field::Line(line.text), None, ordinary) {
                 Ok(c) => sink.url(&mut batch, &c),
                 Err(reason) => sink.invalid(
                     &mut batch,
@@ -1016,12 +990,14 @@ impl Worker {
     }
 
     /// Classifies one input: finds the URL and its host, looks the host up (once per thread in
-    /// the store), decides, counts.
+    /// the store), decides, counts. `read` is `url::ordinary_host` of the field's whole text
+    /// when the caller has already read it (`None`: not read, or not ordinary).
     #[inline]
     fn classify<'w>(
         &'w mut self,
         field: Field<'w>,
         given_host: Option<&'w [u8]>,
+        read: Ordinary,
     ) -> Result<Classified<'w>, Malformed> {
         let Worker {
             store,
@@ -1067,6 +1043,8 @@ impl Worker {
         // split in full.
         let ordinary = match given_host {
             Some(_) => None,
+            // The reading made ahead, for the prefetch, when the URL is the whole line.
+            None if read.is_some() && std::ptr::eq(url, source) => read,
             None => robotsmatch::url::ordinary_host(url),
         };
         // Issue 15: host and path from one reading of the URL (`\` after the authority is a
@@ -1377,6 +1355,28 @@ mod tests {
         );
     }
 
+    /// The host read ahead of a line (for the prefetch) is reused only when the line's URL is
+    /// the whole line: a URL taken from a later column is read on its own.
+    #[test]
+    fn host_read_ahead_is_reused_only_for_whole_line_urls() {
+        let store = store();
+        let whole = b"https://shop.example/cart\nhttps://shop.example/x\nhttps://tls.example/\n";
+        let mut w = Classifier::new(&store).worker();
+        w.classify_chunk(&Chunk::new(whole, true), &());
+        let s = w.take_summary();
+        assert_eq!((s.lines, s.allowed, s.disallowed), (3, 1, 2));
+        // Column 1 is an ordinary URL of another host, of another length.
+        let columns = b"http://a.example/\thttps://shop.example/cart\nhttp://a.example/\thttps://tls.example/\n";
+        let format = LineFormat {
+            column: 2,
+            ..LineFormat::default()
+        };
+        let mut w = Classifier::new(&store).line_format(format).worker();
+        w.classify_chunk(&Chunk::new(columns, true), &());
+        let s = w.take_summary();
+        assert_eq!((s.lines, s.allowed, s.disallowed), (2, 0, 2));
+    }
+
     #[test]
     fn worker_decides_like_the_matcher_of_each_host() {
         let store = store();
@@ -1456,25 +1456,6 @@ mod tests {
 
     /// Keys longer than the inline part live in the arena; keys that differ only past it, or
     /// only by default port, are different entries.
-    #[test]
-    fn host_hint_is_the_host_key_of_ordinary_urls() {
-        let host: String = "abcdefghij.klmnopqrstuvwxyz-0123456789".into();
-        for n in 0..host.len() {
-            for (scheme, port) in [("http", 80), ("https", 443)] {
-                for rest in ["", "/", "/a/b?c", "/////////////////"] {
-                    let url = format!("{scheme}://{}{rest}", &host[..n]);
-                    assert_eq!(
-                        host_hint(url.as_bytes()),
-                        Some((&host.as_bytes()[..n], port)),
-                        "{url}"
-                    );
-                }
-            }
-        }
-        assert_eq!(host_hint(b"ftp://a.example/"), None);
-        assert_eq!(host_hint(b"2024-01-01\thttp://a.example/"), None);
-    }
-
     #[test]
     fn pad32_is_the_key_zero_padded() {
         let text: Vec<u8> = (1..=40u8).map(|b| b.wrapping_mul(37) | 1).collect();

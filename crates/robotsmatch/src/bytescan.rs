@@ -404,47 +404,12 @@ fn host16(s: &[u8], at: usize) -> u32 {
     }
 }
 
-/// The (stop, percent) bitmasks of [`block16`], without the separators.
+/// The (stop, percent) bitmasks of [`block16`], without the separators (whose unused mask the
+/// compiler drops).
 #[inline]
 fn stops16(s: &[u8], at: usize) -> (u32, u32) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        stops16_sse2(s, at)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let (_, stop, pct) = block16(s, at);
-        (stop, pct)
-    }
-}
-
-/// [`stops16`] with SSE2.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn stops16_sse2(s: &[u8], at: usize) -> (u32, u32) {
-    use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8,
-    };
-    assert!(at + 16 <= s.len());
-    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
-    // the only memory access is the unaligned 16-byte load from `s.as_ptr() + at`, which the
-    // assertion above keeps inside `s`.
-    unsafe {
-        let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
-        let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-        let low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
-        let high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v);
-        let pct = eq(b'%');
-        let stop = _mm_or_si128(
-            _mm_or_si128(low, high),
-            _mm_or_si128(_mm_or_si128(pct, eq(b'#')), eq(b'\\')),
-        );
-        (
-            _mm_movemask_epi8(stop) as u32,
-            _mm_movemask_epi8(pct) as u32,
-        )
-    }
+    let (_, stop, pct) = block16(s, at);
+    (stop, pct)
 }
 
 /// The leftmost occurrence of `needle` in `hay`, for short needles in short haystacks (every
@@ -716,7 +681,6 @@ mod tests {
                         pct |= u32::from(c == b'%') << i;
                     }
                     assert_eq!(block16(&s, 2), (sep, stop, pct), "{b:#x} {b2:#x} {pos}");
-                    assert_eq!(stops16(&s, 2), (stop, pct), "{b:#x} {b2:#x} {pos}");
                 }
             }
         }
