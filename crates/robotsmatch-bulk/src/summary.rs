@@ -124,9 +124,17 @@ impl Summary {
 
     /// The `n` hosts with the most URLs (ties by host name).
     pub fn top_hosts(&self, n: usize) -> Vec<HostTally<'_>> {
+        let order =
+            |a: &HostTally<'_>, b: &HostTally<'_>| b.urls().cmp(&a.urls()).then(a.host.cmp(b.host));
         let mut hosts: Vec<HostTally<'_>> = self.hosts().collect();
-        hosts.sort_by(|a, b| b.urls().cmp(&a.urls()).then(a.host.cmp(b.host)));
-        hosts.truncate(n);
+        // PERF: a log of 65,000 hosts spent 30 ms sorting them all for the ten printed, on
+        // one thread after the parallel work; host names are distinct, so the order is total
+        // and selecting the first `n` gives the same list.
+        if n < hosts.len() {
+            hosts.select_nth_unstable_by(n, order);
+            hosts.truncate(n);
+        }
+        hosts.sort_by(order);
         hosts
     }
 
@@ -267,5 +275,31 @@ mod tests {
             (rules[0].count, &rules[0].host[..]),
             (7, &b"early.example"[..])
         );
+    }
+
+    /// `top_hosts` selects before it sorts: the list must be the first `n` of the whole
+    /// order (most URLs first, ties by host name), whatever `n` and however many ties.
+    #[test]
+    fn top_hosts_is_the_head_of_the_full_order() {
+        let mut s = Summary::default();
+        for i in 0..500u64 {
+            // Few distinct counts: many ties, broken by the name.
+            let (allowed, disallowed) = ((i * 7919) % 5, (i * 104_729) % 3);
+            s.add_host(
+                format!("h{:03}.example", (i * 37) % 500).as_bytes(),
+                allowed,
+                disallowed,
+            );
+        }
+        let mut all: Vec<(u64, Vec<u8>)> = s.hosts().map(|h| (h.urls(), h.host.to_vec())).collect();
+        all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for n in [0, 1, 2, 10, 137, 499, 500, 501, 10_000] {
+            let top: Vec<(u64, Vec<u8>)> = s
+                .top_hosts(n)
+                .iter()
+                .map(|h| (h.urls(), h.host.to_vec()))
+                .collect();
+            assert_eq!(top, all[..n.min(all.len())], "n = {n}");
+        }
     }
 }
