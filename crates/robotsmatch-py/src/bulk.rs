@@ -551,7 +551,7 @@ impl PyStore {
             }
             let mut summary = Summary::default();
             for w in &mut workers {
-                summary.merge(w.take_summary());
+                w.add_summary_to(&mut summary);
             }
             (out, summary)
         });
