@@ -244,6 +244,12 @@ pub fn run(args: ClassifyArgs) -> anyhow::Result<u8> {
     if std::env::var_os("ROBOTSMATCH_STATS").is_some() {
         write_stats(&mut err, &report, &store)?;
     }
+    // PERF: the process ends right after this; the operating system takes back the store's
+    // compiled matchers and the summary's hosts at once, where dropping them one by one took
+    // 16-19 ms on one thread after the 1 GB log's parallel work (1% of a 2-thread run). Nothing
+    // in them writes anything when dropped: the output and the errors are written above.
+    std::mem::forget(store);
+    std::mem::forget(report);
     Ok(code)
 }
 
