@@ -612,10 +612,29 @@ impl Store {
 /// Reads at most `limit` bytes of a file (issue 16.6: only the parse limit + 1 matter, and a
 /// device such as `/dev/zero` never ends).
 pub fn read_limited(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
+    let mut file = std::fs::File::open(path)?;
     // PERF: sized from the file's length (one read for most files, as `std::fs::read` does;
     // an empty Vec grew through several reads). A device has no length: it grows.
-    let size = file.metadata().map_or(0, |m| m.len()).min(limit as u64) as usize;
+    let meta = file.metadata().ok();
+    let size = meta.as_ref().map_or(0, |m| m.len()).min(limit as u64) as usize;
+    if size > 0 && meta.is_some_and(|m| m.is_file()) {
+        // PERF: a regular file is read up to the length it had when it was opened, and no
+        // further read looks for its end (half of the store's read calls: one URL per host
+        // of the real store made 31,388 of them for 15,345 files). A file that grows
+        // meanwhile is read as it was; one that shrinks ends at its end.
+        let mut body = vec![0; size];
+        let mut filled = 0;
+        while filled < size {
+            match file.read(&mut body[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        body.truncate(filled);
+        return Ok(body);
+    }
     let mut body = Vec::with_capacity(size.saturating_add(1).min(limit));
     file.take(limit as u64).read_to_end(&mut body)?;
     Ok(body)
@@ -750,6 +769,28 @@ mod tests {
                 std::io::ErrorKind::NotFound
             ))
         );
+    }
+
+    /// A regular file is read whole up to the limit, empty or not, in one pass or several
+    /// (its length known from the file system); a device still reads to the limit.
+    #[test]
+    fn read_limited_reads_regular_files_whole_and_stops_at_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        for len in [0usize, 1, 4095, 4096, 4097, 70_000] {
+            let body: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+            let p = dir.path().join(format!("f{len}"));
+            std::fs::write(&p, &body).unwrap();
+            assert_eq!(read_limited(&p, 1 << 20).unwrap(), body, "len {len}");
+            let cut = read_limited(&p, 1000).unwrap();
+            assert_eq!(cut, body[..len.min(1000)], "len {len} cut at 1000");
+        }
+        #[cfg(unix)]
+        if Path::new("/dev/zero").exists() {
+            assert_eq!(
+                read_limited(Path::new("/dev/zero"), 5000).unwrap(),
+                vec![0; 5000]
+            );
+        }
     }
 
     #[test]
