@@ -945,7 +945,8 @@ impl Worker {
         // URL two lines ahead is prefetched while this one is decided.
         let mut lines = chunk.lines();
         // A ring of the next lines: `ahead[index % AHEAD]` is the line being classified.
-        const AHEAD: usize = PREFETCH_LINES + 1;
+        // (A power of two: the ring index is a mask.)
+        const AHEAD: usize = (PREFETCH_LINES + 1).next_power_of_two();
         let mut ahead: [Option<(Line<'_>, Ordinary)>; AHEAD] = Default::default();
         for slot in &mut ahead[..PREFETCH_LINES] {
             *slot = self.table.next_prefetched(&mut lines);
