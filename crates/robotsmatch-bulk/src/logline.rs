@@ -482,6 +482,35 @@ mod tests {
         host_of(u.as_bytes()).map(|(h, p)| (String::from_utf8(h.into_owned()).unwrap(), p))
     }
 
+    /// An empty line holds one empty field, as splitting at the delimiter gives (csv-core reads
+    /// no record there; it only reads lines with a quote), and a worker counts it as blank
+    /// whatever the column. Found by the `classify` fuzz target, which compares the two.
+    #[test]
+    fn empty_line_has_one_empty_field_and_is_blank() {
+        for delimiter in [b',', b'\t', b'i'] {
+            let format = LineFormat {
+                column: 1,
+                delimiter,
+                decode_amp: false,
+            };
+            assert_eq!(field(b"", format).as_deref(), Ok(&b""[..]));
+            let second = LineFormat {
+                column: 2,
+                ..format
+            };
+            assert_eq!(field(b"", second), Err(Malformed::NoColumn));
+            assert!(!CsvFields::new(delimiter).field_into(b"", 1, &mut Vec::new()));
+            let store = crate::Store::from_bodies(
+                [("a.example", "User-agent: *\nDisallow: /\n")],
+                crate::StoreConfig::new("Googlebot"),
+            );
+            for f in [format, second] {
+                let mut w = crate::Classifier::new(&store).line_format(f).worker();
+                assert_eq!(w.classify_line(b"").err(), Some(Malformed::Blank));
+            }
+        }
+    }
+
     #[test]
     fn hosts() {
         assert_eq!(
