@@ -560,6 +560,31 @@ fn line_masks16_sse2(s: &[u8], at: usize) -> (u32, u32, u32) {
     }
 }
 
+/// `a == b` for slices of equal length, in words (labels and pieces are short; a call to
+/// `memcmp` costs more than the comparison).
+#[inline]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let n = a.len().min(b.len());
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 <= n {
+            if word(a, i) != word(b, i) {
+                return false;
+            }
+            i += 8;
+        }
+        // The last word overlaps bytes already compared.
+        return word(a, n - 8) == word(b, n - 8);
+    }
+    let mut diff = 0;
+    for i in 0..n {
+        diff |= a[i] ^ b[i];
+    }
+    diff == 0
+}
+
 /// Loads up to eight bytes of `s` as a little-endian word, zero-padded.
 #[inline]
 pub(crate) fn load8(s: &[u8]) -> u64 {

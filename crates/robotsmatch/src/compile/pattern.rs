@@ -232,6 +232,28 @@ fn body_matches(body: &[u8], first: usize, anchored: bool, path: &[u8]) -> bool 
     if path[..first] != body[..first] {
         return false;
     }
+    rest_matches(body, first, anchored, path)
+}
+
+/// [`body_matches`] for a pattern whose first `min(first, 8)` bytes the caller found equal to
+/// the path's (one masked word comparison): only the bytes of the first piece after the
+/// eighth are compared, in words.
+// PERF: the direct engine (every cold matcher) called `memcmp` for the first piece of every
+// pattern whose head matched, bytes already compared included: 2% of the 1 GB log's time.
+#[inline]
+fn body_matches_after_head(body: &[u8], first: usize, anchored: bool, path: &[u8]) -> bool {
+    if path.len() < first {
+        return false;
+    }
+    if first > 8 && !crate::bytescan::same(&path[8..first], &body[8..first]) {
+        return false;
+    }
+    rest_matches(body, first, anchored, path)
+}
+
+/// The rest of [`body_matches`]: the first piece (`first` bytes) matched the path's start.
+#[inline]
+fn rest_matches(body: &[u8], first: usize, anchored: bool, path: &[u8]) -> bool {
     if first == body.len() {
         return !anchored || path.len() == first;
     }
@@ -526,14 +548,6 @@ impl PatternSet {
             + self.bytes.capacity()
     }
 
-    /// Does `p` match a prefix of `path` (all of it when anchored)? Each piece after a `*` is
-    /// placed at its leftmost occurrence after the previous one, which finds a match whenever
-    /// one exists; an anchored pattern's last piece must end the path.
-    #[inline]
-    pub(crate) fn is_match(&self, p: &Pat, path: &[u8]) -> bool {
-        body_matches(self.body(p), p.first as usize, p.anchored, path)
-    }
-
     /// Folds the keys of every pattern that matches `path` into `best` (per kind, the maximum).
     #[inline]
     ///
@@ -557,7 +571,7 @@ impl PatternSet {
             let slot = best[p.kind as usize];
             if p.key > slot {
                 searched += u64::from(p.is_wild());
-                if self.is_match(p, path) {
+                if body_matches_after_head(self.body(p), p.first as usize, p.anchored, path) {
                     best[p.kind as usize] = p.key;
                 }
             }
@@ -667,5 +681,45 @@ mod tests {
         let mut best = set.always;
         set.fold(b"/x", &mut best);
         assert_eq!(verdict(best, Precedence::LongestMatch), (false, Some(2)));
+    }
+
+    /// The direct engine compares a first piece's bytes after the eighth only (the head word
+    /// covered the others): for first pieces of every length to 20, with and without a `*`
+    /// piece or `$` after them, against paths that differ from the pattern at each byte,
+    /// stop short of it at each length or go on past it, `fold` agrees with `body_matches`.
+    #[test]
+    fn first_pieces_of_every_length_against_body_matches() {
+        let alphabet = b"/abcdefghijklmnopqrstu";
+        for len in 1..=20 {
+            let first = &alphabet[..len];
+            for tail in ["", "*z", "$", "*z$"] {
+                let pattern = [first, tail.as_bytes()].concat();
+                let set = PatternSet::build([(RuleKind::Disallow, &pattern[..])], &Profile::GOOGLE);
+                let (body, anchored) = (set.body(&set.pats()[0]), set.pats()[0].anchored);
+                let mut paths: Vec<Vec<u8>> = Vec::new();
+                for cut in 0..=len {
+                    paths.push(first[..cut].to_vec());
+                }
+                for at in 0..len {
+                    let mut p = [first, b"z".as_slice()].concat();
+                    p[at] = b'Z';
+                    paths.push(p);
+                }
+                paths.push([first, b"z".as_slice()].concat());
+                paths.push([first, b"yyz".as_slice()].concat());
+                for path in &paths {
+                    let mut best = set.always;
+                    set.fold(path, &mut best);
+                    let want = body_matches(body, len, anchored, path);
+                    assert_eq!(
+                        best[DISALLOW] != 0,
+                        want,
+                        "pattern {:?} path {:?}",
+                        String::from_utf8_lossy(&pattern),
+                        String::from_utf8_lossy(path)
+                    );
+                }
+            }
+        }
     }
 }

@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 
 use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
-use crate::bytescan::load8;
+use crate::bytescan::{load8, same};
 use crate::profile::Precedence;
 
 /// No index.
@@ -80,31 +80,6 @@ impl Node {
             Some((below + (set[word] & ((1 << bit) - 1)).count_ones()) as usize)
         }
     }
-}
-
-/// `a == b` for slices of equal length, in words (labels and pieces are short; a call to
-/// `memcmp` costs more than the comparison).
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    debug_assert_eq!(a.len(), b.len());
-    let n = a.len().min(b.len());
-    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
-    if n >= 8 {
-        let mut i = 0;
-        while i + 8 <= n {
-            if word(a, i) != word(b, i) {
-                return false;
-            }
-            i += 8;
-        }
-        // The last word overlaps bytes already compared.
-        return word(a, n - 8) == word(b, n - 8);
-    }
-    let mut diff = 0;
-    for i in 0..n {
-        diff |= a[i] ^ b[i];
-    }
-    diff == 0
 }
 
 /// A node of a piece tree: one piece, searched after the parent's piece.
