@@ -73,6 +73,43 @@ impl Rng {
     }
 }
 
+/// The arguments of the one-file timing tools (`speed`, `oneshot`): `ROBOTS URLS [AGENT]
+/// [ROUNDS]`, with the files read.
+pub struct TimingArgs {
+    /// The robots.txt bytes.
+    pub body: Vec<u8>,
+    /// The URL file's bytes, one URL per line (see [`TimingArgs::urls`]).
+    pub text: Vec<u8>,
+    /// The crawler (default `Googlebot`).
+    pub agent: String,
+    /// How many rounds to time (default 20).
+    pub rounds: usize,
+}
+
+impl TimingArgs {
+    /// Reads the command line of the tool named `tool`.
+    pub fn from_env(tool: &str) -> anyhow::Result<TimingArgs> {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let [robots, urls, rest @ ..] = args.as_slice() else {
+            anyhow::bail!("usage: {tool} ROBOTS URLS [AGENT] [ROUNDS]");
+        };
+        Ok(TimingArgs {
+            body: std::fs::read(robots)?,
+            text: std::fs::read(urls)?,
+            agent: rest.first().map_or("Googlebot", |s| s.as_str()).to_string(),
+            rounds: rest.get(1).map_or(Ok(20), |s| s.parse())?,
+        })
+    }
+
+    /// The URLs: the non-empty lines of the URL file.
+    pub fn urls(&self) -> Vec<&[u8]> {
+        self.text
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect()
+    }
+}
+
 /// The `q`-quantile (0..=1) of sorted values.
 pub fn quantile<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
     if sorted.is_empty() {

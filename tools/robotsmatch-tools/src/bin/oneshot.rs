@@ -13,25 +13,16 @@ use std::time::Instant;
 use robotsmatch::Matcher;
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [robots, urls, rest @ ..] = args.as_slice() else {
-        anyhow::bail!("usage: oneshot ROBOTS URLS [AGENT] [ROUNDS]");
-    };
-    let agent = rest.first().map_or("Googlebot", |s| s.as_str());
-    let rounds: usize = rest.get(1).map_or(Ok(20), |s| s.parse())?;
-    let body = std::fs::read(robots)?;
-    let text = std::fs::read(urls)?;
-    let urls: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .collect();
+    let args = robotsmatch_tools::TimingArgs::from_env("oneshot")?;
+    let (body, agent, rounds) = (&args.body, args.agent.as_str(), args.rounds);
+    let urls = args.urls();
     let mut best = f64::MAX;
     let mut allowed = 0usize;
     for _ in 0..rounds {
         let t = Instant::now();
         allowed = 0;
         for u in &urls {
-            let m = Matcher::from_bytes(std::hint::black_box(&body), agent);
+            let m = Matcher::from_bytes(std::hint::black_box(body), agent);
             allowed += m.decide(u).is_allowed() as usize;
         }
         best = best.min(t.elapsed().as_secs_f64());

@@ -8,18 +8,9 @@ use std::time::Instant;
 use robotsmatch::{EngineChoice, MatcherBuilder, Robots, Tier};
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [robots, urls, rest @ ..] = args.as_slice() else {
-        anyhow::bail!("usage: speed ROBOTS URLS [AGENT] [ROUNDS]");
-    };
-    let agent = rest.first().map_or("Googlebot", |s| s.as_str());
-    let rounds: usize = rest.get(1).map_or(Ok(20), |s| s.parse())?;
-    let body = std::fs::read(robots)?;
-    let text = std::fs::read(urls)?;
-    let urls: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .collect();
+    let args = robotsmatch_tools::TimingArgs::from_env("speed")?;
+    let (body, agent, rounds) = (&args.body, args.agent.as_str(), args.rounds);
+    let urls = args.urls();
     // `ROBOTSMATCH_ENGINE=direct|dense|lazy|split` compares engines (default auto, built hot at
     // once: this measures the hot engine).
     let engine = match std::env::var("ROBOTSMATCH_ENGINE").as_deref() {
@@ -34,7 +25,7 @@ fn main() -> anyhow::Result<()> {
     let m = MatcherBuilder::new()
         .engine(engine)
         .tier(Tier::Hot)
-        .build(&Robots::parse(&body), agent);
+        .build(&Robots::parse(body), agent);
     let compile = start.elapsed();
     let mut cache = m.create_cache();
     let mut best = f64::MAX;
