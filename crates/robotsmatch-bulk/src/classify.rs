@@ -1469,8 +1469,7 @@ mod tests {
         assert_eq!(c.map(|c| c.text), Ok(url.as_bytes()), "printed as written");
     }
 
-    /// Keys longer than the inline part live in the arena; keys that differ only past it, or
-    /// only by default port, are different entries.
+    /// `pad32` gives every key of up to 32 bytes, wherever it starts, zero-padded.
     #[test]
     fn pad32_is_the_key_zero_padded() {
         let text: Vec<u8> = (1..=40u8).map(|b| b.wrapping_mul(37) | 1).collect();
@@ -1484,6 +1483,8 @@ mod tests {
         }
     }
 
+    /// Keys longer than the inline part live in the arena; keys that differ only past it, or
+    /// only by default port, are different entries.
     #[test]
     fn long_keys_and_ports_are_distinct_entries() {
         let store = store();

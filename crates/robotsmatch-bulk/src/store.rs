@@ -617,18 +617,18 @@ pub fn read_limited(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
     // an empty Vec grew through several reads). A device has no length: it grows.
     let meta = file.metadata().ok();
     let size = meta.as_ref().map_or(0, |m| m.len()).min(limit as u64) as usize;
-    if size > 0 && meta.is_some_and(|m| m.is_file()) {
-        // PERF: a regular file is read up to the length it had when it was opened: once that
-        // many bytes are in, `take` ends the reading without another call to the system
-        // (reading to the end asked once more: half of the store's read calls, 31,388 for
-        // the 15,345 files of one URL per host). A file that grows meanwhile is read as it
-        // was; one that shrinks ends at its end.
-        let mut body = Vec::with_capacity(size);
-        file.take(size as u64).read_to_end(&mut body)?;
-        return Ok(body);
-    }
-    let mut body = Vec::with_capacity(size.saturating_add(1).min(limit));
-    file.take(limit as u64).read_to_end(&mut body)?;
+    // PERF: a regular file is read up to the length it had when it was opened: once that many
+    // bytes are in, `take` ends the reading without another call to the system (reading to
+    // the end asked once more: half of the store's read calls, 31,388 for the 15,345 files of
+    // one URL per host). A file that grows meanwhile is read as it was; one that shrinks ends
+    // at its end.
+    let (capacity, take) = if size > 0 && meta.is_some_and(|m| m.is_file()) {
+        (size, size)
+    } else {
+        (size.saturating_add(1).min(limit), limit)
+    };
+    let mut body = Vec::with_capacity(capacity);
+    file.take(take as u64).read_to_end(&mut body)?;
     Ok(body)
 }
 
