@@ -227,6 +227,52 @@ fn tree_wide_deep_and_crowded_piece_trees_agree_with_the_reference() {
     }
 }
 
+/// A radix node with more than eight children keeps their first bytes as a 256-bit set and
+/// finds a child's position from the bits set before it: children whose first bytes fall in
+/// both words a canonical pattern can reach (ASCII below 64 and from 64; other bytes are
+/// percent-encoded), with gaps, each found and checked against the reference.
+#[test]
+fn tree_radix_node_with_many_children_finds_each_child() {
+    let firsts: Vec<char> =
+        "!$'()+,-.0123456789:;=@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~"
+            .chars()
+            .collect();
+    let mut body = String::from("User-agent: *\n");
+    for (i, c) in firsts.iter().enumerate() {
+        if i % 3 != 1 {
+            body.push_str(&format!("Disallow: /x{c}{c}{c}\nAllow: /x{c}{c}{c}/open\n"));
+        }
+    }
+    let robots = Robots::parse(body.as_bytes());
+    let m = MatcherBuilder::new()
+        .engine(EngineChoice::Tree)
+        .build(&robots, "bot");
+    assert_eq!(m.engine(), robotsmatch::Engine::Tree);
+    let mut disallowed = 0;
+    for c in &firsts {
+        for p in [
+            format!("/x{c}{c}{c}"),
+            format!("/x{c}{c}{c}/open"),
+            format!("/x{c}{c}{c}more"),
+            format!("/x{c}{c}"),
+            format!("/x{c}{c}|"),
+        ] {
+            let (got, want) = verdict_and_reference(&m, &p);
+            assert_eq!(got, want, "{p}");
+            disallowed += usize::from(!got.0);
+        }
+    }
+    // Two of every three first bytes have rules, and each blocks two of its five paths.
+    assert_eq!(
+        disallowed,
+        2 * firsts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 3 != 1)
+            .count()
+    );
+}
+
 /// Allowed, and the line of the deciding rule.
 type Verdict = (bool, Option<u32>);
 

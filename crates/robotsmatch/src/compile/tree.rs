@@ -52,6 +52,17 @@ struct Node {
     rest: u32,
     label_len: u16,
     child_len: u16,
+    /// `64 - 8 * min(label_len, 8)`: `u64::MAX >> head_shift` masks the label's first bytes
+    /// (up to 8) in a word of the path.
+    head_shift: u8,
+}
+
+/// The first bytes of more than 8 children, as a 256-bit set.
+#[derive(Clone, Copy, Debug, Default)]
+struct Wide {
+    bits: [u64; 4],
+    /// Per word of `bits`: the number of bits set in the words before it.
+    below: [u8; 4],
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -60,7 +71,7 @@ const HI: u64 = 0x8080_8080_8080_8080;
 impl Node {
     /// The position among the node's children of the child whose label starts with `b`.
     #[inline]
-    fn child(&self, b: u8, wide: &[[u64; 4]]) -> Option<usize> {
+    fn child(&self, b: u8, wide: &[Wide]) -> Option<usize> {
         if self.child_len <= 8 {
             // The lowest byte of `x` that is zero is the first child byte equal to `b` (the
             // zero-byte test can only err on bytes above a true zero).
@@ -73,11 +84,11 @@ impl Node {
             // of set bits below `b` (children are in byte order).
             let set = &wide[self.child_bytes as usize];
             let (word, bit) = ((b >> 6) as usize, b & 63);
-            if set[word] & (1 << bit) == 0 {
+            let bits = set.bits[word];
+            if bits & (1 << bit) == 0 {
                 return None;
             }
-            let below: u32 = set[..word].iter().map(|w| w.count_ones()).sum();
-            Some((below + (set[word] & ((1 << bit) - 1)).count_ones()) as usize)
+            Some(set.below[word] as usize + (bits & ((1 << bit) - 1)).count_ones() as usize)
         }
     }
 }
@@ -535,7 +546,7 @@ fn run_ordinary<A: aho_corasick::automaton::Automaton>(
 pub(crate) struct Tree {
     nodes: Vec<Node>,
     /// The first bytes of the children of nodes with more than 8 children, as 256-bit sets.
-    wide: Vec<[u64; 4]>,
+    wide: Vec<Wide>,
     /// Label bytes after the eighth.
     labels: Vec<u8>,
     /// Per node with keys: open Allow, open Disallow, `$` Allow, `$` Disallow.
@@ -837,7 +848,7 @@ impl Tree {
         };
         let (order, new_index) = radix.breadth_first();
         let mut nodes = vec![Node::default(); order.len()];
-        let mut wide: Vec<[u64; 4]> = Vec::new();
+        let mut wide: Vec<Wide> = Vec::new();
         let mut labels: Vec<u8> = Vec::new();
         for (new, &old) in order.iter().enumerate() {
             let b = radix.nodes[old as usize];
@@ -850,6 +861,7 @@ impl Tree {
             head[..h].copy_from_slice(&label[..h]);
             n.label = u64::from_le_bytes(head);
             n.label_len = label.len() as u16;
+            n.head_shift = (64 - 8 * label.len().min(8)) as u8;
             n.label_rest = labels.len() as u32;
             if label.len() > 8 {
                 labels.extend_from_slice(&label[8..]);
@@ -867,9 +879,12 @@ impl Tree {
                 packed[..firsts.len()].copy_from_slice(&firsts);
                 n.child_bytes = u64::from_le_bytes(packed);
             } else {
-                let mut set = [0u64; 4];
+                let mut set = Wide::default();
                 for &b in &firsts {
-                    set[(b >> 6) as usize] |= 1 << (b & 63);
+                    set.bits[(b >> 6) as usize] |= 1 << (b & 63);
+                }
+                for w in 1..4 {
+                    set.below[w] = set.below[w - 1] + set.bits[w - 1].count_ones() as u8;
                 }
                 n.child_bytes = wide.len() as u64;
                 wide.push(set);
@@ -890,7 +905,7 @@ impl Tree {
     /// Heap bytes held (approximately).
     pub(crate) fn memory_usage(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.wide.capacity() * std::mem::size_of::<[u64; 4]>()
+            + self.wide.capacity() * std::mem::size_of::<Wide>()
             + self.labels.capacity()
             + self.keys.capacity() * 32
             + self
@@ -969,13 +984,7 @@ impl Tree {
                 break;
             }
             // The label's first 8 bytes in one masked comparison, the rest (rare) after.
-            let head = len.min(8);
-            let mask = if head == 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * head)) - 1
-            };
-            if (load8(&path[pos..]) ^ c.label) & mask != 0 {
+            if (load8(&path[pos..]) ^ c.label) & (u64::MAX >> c.head_shift) != 0 {
                 break;
             }
             if len > 8 {
