@@ -273,6 +273,46 @@ fn tree_radix_node_with_many_children_finds_each_child() {
     );
 }
 
+/// The tree keeps a path's first occurrences of the shared scan's pieces in place and moves
+/// them to the heap, sorted, past that; paths with every count of occurrences around the
+/// boundary (0 to 40, of four pieces in turn), each checked against the reference.
+#[test]
+fn tree_occurrences_in_place_and_on_the_heap_agree_with_the_reference() {
+    let mut body = String::from("User-agent: *\n");
+    for p in ["ab", "cd", "ef", "gh"] {
+        body.push_str(&format!("Disallow: /*{p}*zz\nAllow: /*{p}*{p}*zz$\n"));
+    }
+    let robots = Robots::parse(body.as_bytes());
+    let m = MatcherBuilder::new()
+        .engine(EngineChoice::Tree)
+        .build(&robots, "bot");
+    assert_eq!(m.engine(), robotsmatch::Engine::Tree);
+    let pieces = ["ab", "cd", "ef", "gh"];
+    let (mut allowed, mut disallowed) = (0, 0);
+    for k in 0..=40 {
+        let run: String = (0..k).map(|i| pieces[i % 4]).collect::<Vec<_>>().join("-");
+        for p in [
+            format!("/{run}zz"),
+            format!("/{run}-zz-q"),
+            format!("/{run}"),
+            format!("/zz{run}"),
+        ] {
+            let (got, want) = verdict_and_reference(&m, &p);
+            assert_eq!(got, want, "{p}");
+            if got.0 {
+                allowed += 1;
+            } else {
+                disallowed += 1;
+            }
+        }
+    }
+    // Both verdicts occur on both sides of the boundary.
+    assert!(
+        allowed > 40 && disallowed > 40,
+        "{allowed} allowed, {disallowed} disallowed"
+    );
+}
+
 /// Allowed, and the line of the deciding rule.
 type Verdict = (bool, Option<u32>);
 
