@@ -322,6 +322,8 @@ pub struct Matcher {
 struct HotEngine {
     hot: Hot,
     pool: Option<Pool<hybrid::dfa::Cache, CacheMaker>>,
+    /// `hot.engine()`, named once (every decision reports it).
+    engine: Engine,
 }
 
 impl std::fmt::Debug for Matcher {
@@ -507,7 +509,8 @@ impl Matcher {
             Pool::new(Box::new(move || dfa.create_cache()) as CacheMaker)
         });
         // Only this thread sets it (guarded by `building`).
-        let _ = self.hot.set(Box::new(HotEngine { hot, pool }));
+        let engine = hot.engine();
+        let _ = self.hot.set(Box::new(HotEngine { hot, pool, engine }));
     }
 
     /// The engine of the cold tier.
@@ -553,7 +556,7 @@ impl Matcher {
         path: &[u8],
         cache: Option<&mut hybrid::dfa::Cache>,
     ) -> Decision<'_> {
-        let engine = h.hot.engine();
+        let engine = h.engine;
         if self.robots_txt(path) {
             return Decision {
                 allowed: true,
@@ -658,7 +661,7 @@ impl Matcher {
     /// cold tier's ([`Engine::Direct`], or [`Engine::Trivial`] without patterns).
     pub fn engine(&self) -> Engine {
         match self.hot.get() {
-            Some(h) => h.hot.engine(),
+            Some(h) => h.engine,
             None => self.cold_engine(),
         }
     }
