@@ -200,11 +200,7 @@ fn tree_wide_deep_and_crowded_piece_trees_agree_with_the_reference() {
     for k in 1..24 {
         body.push_str(&format!("Disallow: {}*z{k}\n", "/d".repeat(k)));
     }
-    let robots = Robots::parse(body.as_bytes());
-    let m = MatcherBuilder::new()
-        .engine(EngineChoice::Tree)
-        .build(&robots, "bot");
-    assert_eq!(m.engine(), robotsmatch::Engine::Tree);
+    let m = tree_matcher(&body);
     let mut paths: Vec<String> = Vec::new();
     for i in 0..45 {
         paths.push(format!("/a/b/part{i}"));
@@ -243,11 +239,7 @@ fn tree_radix_node_with_many_children_finds_each_child() {
             body.push_str(&format!("Disallow: /x{c}{c}{c}\nAllow: /x{c}{c}{c}/open\n"));
         }
     }
-    let robots = Robots::parse(body.as_bytes());
-    let m = MatcherBuilder::new()
-        .engine(EngineChoice::Tree)
-        .build(&robots, "bot");
-    assert_eq!(m.engine(), robotsmatch::Engine::Tree);
+    let m = tree_matcher(&body);
     let mut disallowed = 0;
     for c in &firsts {
         for p in [
@@ -282,11 +274,7 @@ fn tree_occurrences_in_place_and_on_the_heap_agree_with_the_reference() {
     for p in ["ab", "cd", "ef", "gh"] {
         body.push_str(&format!("Disallow: /*{p}*zz\nAllow: /*{p}*{p}*zz$\n"));
     }
-    let robots = Robots::parse(body.as_bytes());
-    let m = MatcherBuilder::new()
-        .engine(EngineChoice::Tree)
-        .build(&robots, "bot");
-    assert_eq!(m.engine(), robotsmatch::Engine::Tree);
+    let m = tree_matcher(&body);
     let pieces = ["ab", "cd", "ef", "gh"];
     let (mut allowed, mut disallowed) = (0, 0);
     for k in 0..=40 {
@@ -311,6 +299,15 @@ fn tree_occurrences_in_place_and_on_the_heap_agree_with_the_reference() {
         allowed > 40 && disallowed > 40,
         "{allowed} allowed, {disallowed} disallowed"
     );
+}
+
+/// A matcher of `body` for `bot` on the tree engine (asserted).
+fn tree_matcher(body: &str) -> Matcher {
+    let m = MatcherBuilder::new()
+        .engine(EngineChoice::Tree)
+        .build(&Robots::parse(body.as_bytes()), "bot");
+    assert_eq!(m.engine(), robotsmatch::Engine::Tree);
+    m
 }
 
 /// Allowed, and the line of the deciding rule.

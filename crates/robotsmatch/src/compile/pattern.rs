@@ -501,14 +501,7 @@ impl PatternSet {
         // PERF: a word read whole and masked; copying up to eight bytes into a zeroed array
         // called memcpy and then stalled reading them back as one word.
         let head = match self.bytes[start..].first_chunk::<8>() {
-            Some(word) => {
-                let mask = if h == 8 {
-                    u64::MAX
-                } else {
-                    (1u64 << (8 * h)) - 1
-                };
-                u64::from_le_bytes(*word) & mask
-            }
+            Some(word) => u64::from_le_bytes(*word) & HEAD_MASKS[h],
             None => self.bytes[start..start + h]
                 .iter()
                 .rev()
