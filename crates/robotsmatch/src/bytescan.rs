@@ -209,6 +209,17 @@ pub(crate) fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
     first_in_blocks(s.len(), |at| eq2_16(s, at, a, b))
 }
 
+/// [`find2`] for a haystack of any length: `memchr::memchr2` past 256 bytes, where its set-up
+/// pays for itself.
+#[inline]
+pub(crate) fn find2_any(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    if s.len() <= 256 {
+        find2(s, a, b)
+    } else {
+        memchr::memchr2(a, b, s)
+    }
+}
+
 /// The bitmask of the bytes equal to `a` or `b` among the 16 at `s[at..at + 16]`
 /// (`at + 16 <= s.len()`).
 #[inline]

@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use crate::bytescan::LineMasks;
+use crate::bytescan::{find2_any, LineMasks};
 
 /// Limits applied while parsing. The defaults are those of Google's crawler and library.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -791,6 +791,9 @@ pub(crate) struct LinesRead {
 /// Calls `f` with every line of `body` and its 1-based number, as Google's parser splits
 /// them: LF, CR LF or CR endings; a (partial) UTF-8 byte-order mark skipped; only the whole
 /// lines within `config`'s byte limit.
+// PERF: inlined into each caller, so that the call of `f` for every line is inlined too (left
+// to the compiler, a change elsewhere in the function could tip it into a call per line).
+#[inline(always)]
 pub(crate) fn for_each_line<'b>(
     body: &'b [u8],
     config: &ParseConfig,
@@ -823,7 +826,7 @@ pub(crate) fn for_each_line<'b>(
             Some(e) => e,
             None if limit == text.len() => text.len(),
             // A line longer than the span.
-            None => memchr::memchr2(b'\n', b'\r', &text[limit..]).map_or(text.len(), |i| limit + i),
+            None => find2_far(&text[limit..], b'\n', b'\r').map_or(text.len(), |i| limit + i),
         };
         line_no += 1;
         let kept = end.min(pos.saturating_add(config.max_line_len));
@@ -832,8 +835,8 @@ pub(crate) fn for_each_line<'b>(
             (cut, span.first(span.colon, pos, cut.unwrap_or(kept)))
         } else {
             let line = &text[pos..kept];
-            let cut = memchr::memchr2(0, b'#', line).map(|c| pos + c);
-            let colon = memchr::memchr(b':', &text[pos..cut.unwrap_or(kept)]).map(|c| pos + c);
+            let cut = find2_far(line, 0, b'#').map(|c| pos + c);
+            let colon = find2_far(&text[pos..cut.unwrap_or(kept)], b':', b':').map(|c| pos + c);
             (cut, colon)
         };
         f(
@@ -891,6 +894,15 @@ pub(crate) enum Content<'a> {
     },
 }
 
+/// [`find2_any`] out of line, for the rare paths of [`for_each_line`] (a line longer than its
+/// window of masks).
+// PERF: inlined there, the search made the line reader too large to be inlined into the parser,
+// whose call per line then cost more than memchr's set-up saved.
+#[inline(never)]
+fn find2_far(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    find2_any(s, a, b)
+}
+
 /// Reads one line as Google's parser does: cut at the line limit, ended by a NUL byte,
 /// stripped of its `#` comment and white space, split into key and value. `marks` are the
 /// line's (from [`for_each_line`]).
@@ -907,7 +919,7 @@ pub(crate) fn split_line<'a>(line: &'a [u8], marks: Marks, config: &ParseConfig)
     let mut nul = false;
     let mut content = kept;
     if let Some(i) = marks.cut {
-        nul = kept[i] == 0 || memchr::memchr(0, &kept[i..]).is_some();
+        nul = kept[i] == 0 || kept[i..].contains(&0);
         content = &kept[..i];
     }
     // PERF: most lines are `Disallow: x`, `Allow: x` or `User-agent: x` as spelled: read them
@@ -1415,6 +1427,34 @@ mod tests {
             "a sitemap line between user-agent lines ends it"
         );
         assert_eq!(r.directives()[5].group(), Some(1));
+    }
+
+    #[test]
+    fn lines_longer_than_the_mask_window_keep_their_comment_nul_and_colon() {
+        // The line reader's masks cover 64 to 128 bytes from where a line starts; longer lines
+        // are searched for their end, `#`, NUL and colon another way. Every layout on both
+        // sides of that limit (and of the 256 bytes where that search changes method).
+        for n in (0..140).chain([190, 250, 255, 256, 257, 300, 700]) {
+            let path = format!("/{}", "a".repeat(n));
+            for tail in ["", "#c", "#c\0d", "\0x", " # c"] {
+                for eol in ["\n", "\r\n", "\r"] {
+                    for pad in [0, 7, 40] {
+                        let body = format!(
+                            "User-agent: *{eol}{}Disallow: {path}{tail}{eol}Allow: /z{eol}",
+                            "#".repeat(pad) + if pad > 0 { eol } else { "" }
+                        );
+                        let r = Robots::parse(body.as_bytes());
+                        let rules = r.groups()[0].rules();
+                        let what = format!("n {n}, tail {tail:?}, eol {eol:?}, pad {pad}");
+                        assert_eq!(rules.len(), 2, "{what}");
+                        assert_eq!(rules[0].pattern(), path.as_bytes(), "{what}");
+                        assert_eq!(rules[1].pattern(), b"/z", "{what}");
+                        let nul = r.warnings().iter().any(|w| w.kind == WarningKind::NulByte);
+                        assert_eq!(nul, tail.contains('\0'), "{what}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
