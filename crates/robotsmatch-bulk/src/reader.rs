@@ -211,7 +211,7 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         let rest = self.rest;
-        let (mut text, next) = match line_end(rest) {
+        let (mut text, next) = match robotsmatch::parse::find_line_end(rest) {
             Some(i) if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') => (&rest[..i], i + 2),
             Some(i) => (&rest[..i], i + 1),
             None => (rest, rest.len()),
@@ -233,51 +233,6 @@ impl<'a> Iterator for Lines<'a> {
             text,
             too_long: false,
         })
-    }
-}
-
-/// The first `\n` or `\r` of `s`.
-// PERF: a log line is a few dozen bytes; `memchr::memchr2` paid its set-up on each one (about
-// 90 instructions per line of the benchmark log). The first 256 bytes are looked at 64 at a
-// time here (one test per 64 bytes; 16 or 32 at a time cost more instructions on lines of
-// 60-100 bytes), and only a longer line, or the last bytes of a chunk, go on with memchr.
-#[inline]
-fn line_end(s: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut at = 0;
-        while at + 64 <= s.len() && at < 256 {
-            let m = u64::from(eol16(s, at) | eol16(s, at + 16) << 16)
-                | u64::from(eol16(s, at + 32) | eol16(s, at + 48) << 16) << 32;
-            if m != 0 {
-                return Some(at + m.trailing_zeros() as usize);
-            }
-            at += 64;
-        }
-        memchr::memchr2(b'\n', b'\r', &s[at..]).map(|i| at + i)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    memchr::memchr2(b'\n', b'\r', s)
-}
-
-/// The bitmask of the `\n` and `\r` bytes among the 16 at `s[at..at + 16]`.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn eol16(s: &[u8], at: usize) -> u32 {
-    use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    assert!(at + 16 <= s.len());
-    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always available;
-    // the only memory access is the unaligned 16-byte load from `s.as_ptr() + at`, which the
-    // assertion above keeps inside `s`.
-    unsafe {
-        let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
-        let m = _mm_or_si128(
-            _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8)),
-            _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\r' as i8)),
-        );
-        _mm_movemask_epi8(m) as u32
     }
 }
 
@@ -1001,26 +956,6 @@ fn describe_read_error(name: &str, e: &io::Error, offset: u64, cut: usize) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_end_finds_the_first_line_end_at_every_position() {
-        // Lengths across the 16-byte blocks and past the 256 bytes looked at before memchr,
-        // each line end at every position, with a second one after it.
-        for len in 0..300 {
-            for end in [b'\n', b'\r'] {
-                for at in 0..len {
-                    let mut s = vec![b'a'; len];
-                    s[at] = end;
-                    if at + 3 < len {
-                        s[at + 3] = b'\n';
-                    }
-                    assert_eq!(line_end(&s), Some(at), "len {len}, at {at}");
-                    assert_eq!(line_end(&s[..at]), None, "len {at}");
-                }
-            }
-            assert_eq!(line_end(&vec![0xFF; len]), None);
-        }
-    }
 
     fn collect(logs: &[LogPath], chunk: usize, mmap: bool, threads: usize) -> (Vec<u8>, usize) {
         let config = ReadConfig {

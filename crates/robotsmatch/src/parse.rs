@@ -788,6 +788,21 @@ pub(crate) struct LinesRead {
     pub(crate) truncated: bool,
 }
 
+/// The index of the first line end of `text`, `\n` or `\r`: where a line ends in a
+/// robots.txt file as Google's parser reads it (LF, CR LF or a lone CR), and in the crawl logs
+/// that `robotsmatch-bulk` reads. Fast on lines of a few dozen bytes, linear on any.
+///
+/// ```
+/// use robotsmatch::parse::find_line_end;
+///
+/// assert_eq!(find_line_end(b"/a?b=1\r\n/c"), Some(6));
+/// assert_eq!(find_line_end(b"no end"), None);
+/// ```
+#[inline]
+pub fn find_line_end(text: &[u8]) -> Option<usize> {
+    crate::bytescan::find_line_end(text)
+}
+
 /// Calls `f` with every line of `body` and its 1-based number, as Google's parser splits
 /// them: LF, CR LF or CR endings; a (partial) UTF-8 byte-order mark skipped; only the whole
 /// lines within `config`'s byte limit.
