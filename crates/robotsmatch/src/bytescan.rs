@@ -546,6 +546,23 @@ pub(crate) fn line_masks(s: &[u8], at: usize) -> LineMasks {
     let mut i = at;
     #[cfg(target_arch = "x86_64")]
     {
+        // PERF: a whole window (every window of a file but its last) in four fixed blocks,
+        // without the loop's variable shifts (measured: a quarter fewer instructions for
+        // reading a file's lines).
+        if end == at + 64 {
+            let b: [(u32, u32, u32); 4] =
+                core::array::from_fn(|k| line_masks16_sse2(s, at + 16 * k));
+            let join = |f: fn(&(u32, u32, u32)) -> u32| {
+                b.iter()
+                    .rev()
+                    .fold(0u64, |acc, x| acc << 16 | u64::from(f(x)))
+            };
+            return LineMasks {
+                eol: join(|x| x.0),
+                cut: join(|x| x.1),
+                colon: join(|x| x.2),
+            };
+        }
         while i + 16 <= end {
             let (eol, cut, colon) = line_masks16_sse2(s, i);
             let shift = i - at;
