@@ -301,7 +301,7 @@ fn locate(url: &[u8]) -> Located {
 /// for [`locate_any`]).
 #[inline]
 fn locate_http(url: &[u8]) -> Option<Located> {
-    use crate::bytescan::{find2, first_path_stop, first_sep_or_stop};
+    use crate::bytescan::first_sep_or_stop;
     let host = if url.starts_with(b"https://") {
         8
     } else if url.starts_with(b"http://") {
@@ -309,7 +309,6 @@ fn locate_http(url: &[u8]) -> Option<Located> {
     } else {
         return None;
     };
-    let n = url.len();
     // The end of the authority: bytes that need care there (`%`, non-ASCII) change nothing.
     let mut i = host;
     let start = loop {
@@ -323,6 +322,15 @@ fn locate_http(url: &[u8]) -> Option<Located> {
             _ => i += k + 1,
         }
     };
+    locate_http_path(url, start)
+}
+
+/// The rest of [`locate_http`] once the authority ends at `start` (`url[start]` is `/`, `?` or
+/// `;`).
+#[inline]
+fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
+    use crate::bytescan::{find2, first_path_stop};
+    let n = url.len();
     let slash = url[start] != b'/';
     let span = |end, change| {
         Some(Located::Span {
@@ -511,7 +519,44 @@ fn write_canonical(
 /// buffer on the stack (or, when it could be longer than 384 bytes, on the heap).
 #[inline]
 pub fn with_canonical_path<R>(url: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
-    match locate(url) {
+    with_located(url, locate(url), f)
+}
+
+/// [`with_canonical_path`] for a URL whose host [`crate::url::ordinary_host`] found, given the
+/// end of that host (`host.end` of the range it returned): the path is read from there, without
+/// scanning the scheme and the authority again (what a bulk job that has already looked up the
+/// host wants). The same path as [`with_canonical_path`] for that URL; when `host_end` is not
+/// where an authority can end (not before a `/`, `?`, `;`, `#` or at the URL's end), the whole
+/// URL is read as [`with_canonical_path`] reads it.
+///
+/// ```
+/// use robotsmatch::canon::with_canonical_path_after_host;
+/// use robotsmatch::url::ordinary_host;
+///
+/// let url = b"https://example.com/caf%c3%a9?q#top";
+/// let (host, _port) = ordinary_host(url).unwrap();
+/// let path = with_canonical_path_after_host(url, host.end, |p| p.to_vec());
+/// assert_eq!(path, b"/caf%C3%A9?q");
+/// ```
+#[inline]
+pub fn with_canonical_path_after_host<R>(
+    url: &[u8],
+    host_end: usize,
+    f: impl FnOnce(&[u8]) -> R,
+) -> R {
+    let located = match url.get(host_end) {
+        None if host_end == url.len() => Some(Located::Root),
+        Some(b'#') => Some(Located::Root),
+        Some(b'/' | b'?' | b';') => locate_http_path(url, host_end),
+        _ => None,
+    };
+    with_located(url, located.unwrap_or_else(|| locate(url)), f)
+}
+
+/// Calls `f` with the canonical path of `url`, [`locate`]d as `located`.
+#[inline]
+fn with_located<R>(url: &[u8], located: Located, f: impl FnOnce(&[u8]) -> R) -> R {
+    match located {
         Located::Root => f(b"/"),
         Located::Slow => f(&crate::url::split(url).canonical_path()),
         Located::Span {
@@ -728,6 +773,19 @@ mod tests {
             let want = canonicalize(&path_and_query(u)).into_owned();
             assert_eq!(canonical_path(u).into_owned(), want, "{url:?}");
             assert_eq!(with_canonical_path(u, |p| p.to_vec()), want, "{url:?}");
+            // Given the end of an ordinary host, the same path; any other end never panics,
+            // and one where no authority can end reads the whole URL.
+            if let Some((host, _)) = crate::url::ordinary_host(u) {
+                let after = with_canonical_path_after_host(u, host.end, |p| p.to_vec());
+                assert_eq!(after, want, "{url:?}");
+            }
+            for end in 0..u.len() + 2 {
+                let after = with_canonical_path_after_host(u, end, |p| p.to_vec());
+                if end > u.len() || (end < u.len() && !matches!(u[end], b'/' | b'?' | b';' | b'#'))
+                {
+                    assert_eq!(after, want, "{url:?} {end}");
+                }
+            }
         }
     }
 

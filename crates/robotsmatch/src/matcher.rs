@@ -434,6 +434,34 @@ impl Matcher {
         with_canonical_path(url.as_ref(), |path| self.decide_canonical_with(cache, path))
     }
 
+    /// Like [`Matcher::decide_with`], for a URL whose host [`crate::url::ordinary_host`] has
+    /// already found: `host_end` is the end of the range it returned, and the path is read from
+    /// there (see [`crate::canon::with_canonical_path_after_host`]). The same decision as
+    /// [`Matcher::decide_with`]; a bulk job that looked the host up saves reading the scheme
+    /// and the authority again.
+    ///
+    /// ```
+    /// use robotsmatch::url::ordinary_host;
+    /// use robotsmatch::Matcher;
+    ///
+    /// let m = Matcher::from_bytes(b"User-agent: *\nDisallow: /private", "Googlebot");
+    /// let mut cache = m.create_cache();
+    /// let url = b"https://example.com/private/x";
+    /// let (host, _port) = ordinary_host(url).unwrap();
+    /// assert!(!m.decide_after_host_with(&mut cache, url, host.end).is_allowed());
+    /// ```
+    #[inline]
+    pub fn decide_after_host_with(
+        &self,
+        cache: &mut Cache,
+        url: &[u8],
+        host_end: usize,
+    ) -> Decision<'_> {
+        crate::canon::with_canonical_path_after_host(url, host_end, |path| {
+            self.decide_canonical_with(cache, path)
+        })
+    }
+
     /// Decides a path that is already canonical (from [`crate::canon::canonical_path`]).
     pub fn decide_canonical_with(&self, cache: &mut Cache, path: &[u8]) -> Decision<'_> {
         if cache.owner != self.id {
