@@ -1,5 +1,6 @@
 //! Arbitrary (robots.txt, agent, URL, engine, profile): every engine decides exactly as the
-//! reference matcher (verdict and deciding rule). The input's `Debug` is the reproducer.
+//! reference matcher (verdict and deciding rule), and so do the selective readers that skip
+//! the full parse (`build_from_bytes`, `decide_once`). The input's `Debug` is the reproducer.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -33,10 +34,16 @@ fuzz_target!(|input: Input| {
         .engine(engine)
         .lazy_max_wildcards(input.lazy_max_wildcards as usize)
         .build(&robots, input.agent.as_str());
+    let selective = MatcherBuilder::new().profile(profile);
+    let scanned = selective.build_from_bytes(&input.robots, input.agent.as_str());
     for url in input.urls.iter().take(8) {
         let d = m.decide(url);
         let r = m.reference().decide(&canonical_path(url));
         assert_eq!(d.is_allowed(), r.allowed, "{input:?}");
         assert_eq!(d.rule(), r.rule.map(|i| m.rule(i)), "{input:?}");
+        let s = scanned.decide(url);
+        assert_eq!((s.is_allowed(), s.rule()), (d.is_allowed(), d.rule()), "{input:?}");
+        let once = selective.decide_once(&input.robots, input.agent.as_str(), url);
+        assert_eq!((once.is_allowed(), once.rule()), (d.is_allowed(), d.rule()), "{input:?}");
     }
 });
