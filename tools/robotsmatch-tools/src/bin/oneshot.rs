@@ -8,6 +8,7 @@
 //! (A binary of its own: as a mode of `speed`, its calls changed how the compiler inlined
 //! `speed`'s decision loop, and so the instruction counts measured with it.)
 
+use std::hint::black_box;
 use std::time::Instant;
 
 use robotsmatch::Matcher;
@@ -18,46 +19,35 @@ fn main() -> anyhow::Result<()> {
     let urls = args.urls();
     // `ROBOTSMATCH_ONESHOT=once` measures `Matcher::decide_once` (one pass, nothing built)
     // instead.
-    if std::env::var("ROBOTSMATCH_ONESHOT").as_deref() == Ok("once") {
-        return once(body, agent, &urls, rounds);
-    }
-    let mut best = f64::MAX;
-    let mut allowed = 0usize;
-    for _ in 0..rounds {
-        let t = Instant::now();
-        allowed = 0;
-        for u in &urls {
-            let m = Matcher::from_bytes(std::hint::black_box(body), agent);
-            allowed += m.decide(u).is_allowed() as usize;
-        }
-        best = best.min(t.elapsed().as_secs_f64());
-    }
+    let (what, (best, allowed)) = if std::env::var("ROBOTSMATCH_ONESHOT").as_deref() == Ok("once") {
+        let once = |u: &[u8]| Matcher::decide_once(black_box(body), agent, u).is_allowed();
+        ("decide_once", best_of(rounds, &urls, once))
+    } else {
+        let built = |u: &[u8]| {
+            Matcher::from_bytes(black_box(body), agent)
+                .decide(u)
+                .is_allowed()
+        };
+        ("from_bytes + decide", best_of(rounds, &urls, built))
+    };
     println!(
-        "{} URLs, {allowed} allowed; from_bytes + decide, best of {rounds}: {:.1} ns/URL",
+        "{} URLs, {allowed} allowed; {what}, best of {rounds}: {:.1} ns/URL",
         urls.len(),
         best * 1e9 / urls.len() as f64
     );
     Ok(())
 }
 
-/// The `decide_once` loop: one pass over the file per URL, nothing built.
+/// The best time of `rounds` rounds of `decide` over every URL (seconds), and how many URLs
+/// it allowed.
 #[inline(never)]
-fn once(body: &[u8], agent: &str, urls: &[&[u8]], rounds: usize) -> anyhow::Result<()> {
+fn best_of(rounds: usize, urls: &[&[u8]], decide: impl Fn(&[u8]) -> bool) -> (f64, usize) {
     let mut best = f64::MAX;
     let mut allowed = 0usize;
     for _ in 0..rounds {
         let t = Instant::now();
-        allowed = 0;
-        for &u in urls {
-            allowed +=
-                Matcher::decide_once(std::hint::black_box(body), agent, u).is_allowed() as usize;
-        }
+        allowed = urls.iter().filter(|&&u| decide(u)).count();
         best = best.min(t.elapsed().as_secs_f64());
     }
-    println!(
-        "{} URLs, {allowed} allowed; decide_once, best of {rounds}: {:.1} ns/URL",
-        urls.len(),
-        best * 1e9 / urls.len() as f64
-    );
-    Ok(())
+    (best, allowed)
 }
