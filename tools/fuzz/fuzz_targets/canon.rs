@@ -1,13 +1,25 @@
 //! Canonicalisation is idempotent, and equivalent encodings of a string have the same
 //! canonical form: re-encoding unreserved characters as `%xx` (either hex case) and flipping
-//! the case of hex digits in escapes changes nothing.
+//! the case of hex digits in escapes changes nothing. Read as a URL, the input's canonical path
+//! is the same by every way of finding it: the one-pass locator, and the one that starts at
+//! the end of an ordinary host.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robotsmatch::canon::{canonicalize, is_canonical};
+use robotsmatch::canon::{
+    canonicalize, is_canonical, path_and_query, with_canonical_path,
+    with_canonical_path_after_host,
+};
+use robotsmatch::url::ordinary_host;
 
 fuzz_target!(|data: (Vec<u8>, Vec<u8>)| {
     let (input, choices) = data;
+    let want = canonicalize(&path_and_query(&input)).into_owned();
+    assert_eq!(with_canonical_path(&input, |p| p.to_vec()), want, "{input:?}");
+    if let Some((host, _)) = ordinary_host(&input) {
+        let after = with_canonical_path_after_host(&input, host.end, |p| p.to_vec());
+        assert_eq!(after, want, "{input:?}");
+    }
     let once = canonicalize(&input).into_owned();
     assert!(is_canonical(&once), "{input:?} -> {once:?}");
     assert_eq!(canonicalize(&once).as_ref(), once.as_slice(), "{input:?}");
