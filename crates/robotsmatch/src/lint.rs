@@ -1104,11 +1104,7 @@ impl<'r> Prepared<'r> {
     /// True when Google's `index.html` rule gives this Allow extra URLs.
     fn has_index_html(&self) -> bool {
         self.rule.kind() == RuleKind::Allow
-            && self
-                .canon
-                .iter()
-                .rposition(|&b| b == b'/')
-                .is_some_and(|s| self.canon[s..].starts_with(b"/index.htm"))
+            && crate::compile::pattern::index_html_slash(&self.canon).is_some()
     }
 }
 

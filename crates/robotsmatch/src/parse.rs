@@ -943,20 +943,19 @@ pub(crate) fn split_line<'a>(line: &'a [u8], marks: Marks, config: &ParseConfig)
     // PERF: most lines are `Disallow: x`, `Allow: x` or `User-agent: x` as spelled: read them
     // without the general splitting (the same result: the key ends at the colon, has no white
     // space around it and is spelled as its canonical name).
-    if let Some(c) = marks.colon {
-        if let Some((key, canonical)) = exact_key(content, c) {
-            return LineParts {
-                cut,
-                nul,
-                content: Content::KeyValue {
-                    key,
-                    raw_key: &content[..c],
-                    canonical,
-                    value: trim(&content[c + 1..]),
-                    had_colon: true,
-                },
-            };
-        }
+    if let Some((key, canonical, value)) = usual_line(content, marks.colon) {
+        return LineParts {
+            cut,
+            nul,
+            content: Content::KeyValue {
+                key,
+                // (The key ends at the colon, spelled as its canonical name.)
+                raw_key: &content[..canonical.len()],
+                canonical,
+                value,
+                had_colon: true,
+            },
+        };
     }
     let start = content.iter().take_while(|&&b| is_space(b)).count();
     let trimmed = trim(content);
@@ -978,6 +977,16 @@ pub(crate) fn split_line<'a>(line: &'a [u8], marks: Marks, config: &ParseConfig)
         }
     };
     LineParts { cut, nul, content }
+}
+
+/// The key, its canonical name and the value of a line's `content` (cut at its comment)
+/// whose first colon is at `colon`, when the key is `allow`, `disallow` or `user-agent` (any
+/// case) directly followed by the colon: the usual line, read without the general splitting.
+#[inline(always)]
+fn usual_line(content: &[u8], colon: Option<usize>) -> Option<(Key<'static>, &'static str, &[u8])> {
+    let c = colon?;
+    let (key, canonical) = exact_key(content, c)?;
+    Some((key, canonical, trim(&content[c + 1..])))
 }
 
 /// The key of a line whose colon is at `colon` when the line starts with `allow`,
@@ -1026,11 +1035,9 @@ pub(crate) fn key_value<'a>(
     // PERF: the usual `Disallow: x` line (its key spelled as its name and directly followed by
     // the colon) without building the parser's whole view of the line (what `split_line`
     // returns is large; the selective readers keep only key and value).
-    if let Some(c) = marks.colon {
-        if line.len() <= config.max_line_len {
-            if let Some((key, _)) = exact_key(content, c) {
-                return Some((key, trim(&content[c + 1..])));
-            }
+    if line.len() <= config.max_line_len {
+        if let Some((key, _, value)) = usual_line(content, marks.colon) {
+            return Some((key, value));
         }
     }
     // PERF: blank lines, comments, `Sitemap:` and other keys end here: every spelling of the

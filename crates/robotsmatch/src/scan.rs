@@ -162,23 +162,12 @@ enum Plain {
     Other,
 }
 
-/// Whether `s` holds a `/`.
-// PERF: a loop: the next `/` of a rule is mostly a few bytes on, found before `memchr` (what
-// `contains` calls) has set up.
-#[inline]
-fn has_slash(s: &[u8]) -> bool {
-    for &c in s {
-        if c == b'/' {
-            return true;
-        }
-    }
-    false
-}
-
 /// Compares a rule's `value` with `path` (see [`Plain`]).
 #[inline]
 fn plain_prefix(value: &[u8], path: &[u8]) -> Plain {
     for (i, &c) in value.iter().enumerate() {
+        // (`bytescan::needs_care` plus `*` and `$`, written out: through that function the
+        // compiler gave e-largest's `decide_once` 5% more instructions, measured.)
         if c <= 0x20 || c >= 0x7F || matches!(c, b'%' | b'*' | b'$') {
             return Plain::Other;
         }
@@ -279,7 +268,9 @@ pub(crate) fn decide_once<'b>(
                     Plain::Differs(i)
                         if kind == RuleKind::Disallow
                             || !profile.index_html
-                            || has_slash(&value[i..]) =>
+                            // (The crate's short search: `contains` would pay memchr's
+                            // set-up for a `/` mostly a few bytes on.)
+                            || crate::bytescan::find2(&value[i..], b'/', b'/').is_some() =>
                     {
                         return;
                     }

@@ -338,10 +338,7 @@ pub(crate) fn rule_priority(
         return Some(canonical.len());
     }
     if profile.index_html && kind == RuleKind::Allow {
-        // PERF: a rule's last `/` is mostly a few bytes from its end: a plain loop from the
-        // end finds it before `memrchr` has set up.
-        let slash = canonical.iter().rposition(|&c| c == b'/')?;
-        if canonical[slash..].starts_with(b"/index.htm") {
+        if let Some(slash) = index_html_slash(canonical) {
             let dir = &canonical[..=slash];
             let body = Simplified::Pattern {
                 body: dir,
@@ -354,6 +351,19 @@ pub(crate) fn rule_priority(
         }
     }
     None
+}
+
+/// Google's `index.html` rule: when the last `/` of a canonical Allow pattern starts
+/// `/index.htm`, that `/`'s index (the pattern also allows its directory, `pattern[..=slash]`,
+/// exactly).
+#[inline]
+pub(crate) fn index_html_slash(canonical: &[u8]) -> Option<usize> {
+    // PERF: the last `/` is a few bytes from the end: a plain loop from the end finds it before
+    // `memrchr` has set up.
+    let slash = canonical.iter().rposition(|&b| b == b'/')?;
+    canonical[slash..]
+        .starts_with(b"/index.htm")
+        .then_some(slash)
 }
 
 /// Finds `needle` in `hay` (leftmost).
@@ -414,11 +424,9 @@ impl PatternSet {
         let canonical: &[u8] = if in_place { pattern } else { scratch };
         let k = kind_index(kind);
         let precedence = profile.precedence;
-        // PERF: the last `/` is a few bytes from the end; memrchr's set-up cost more.
         let index_html = (profile.index_html && kind == RuleKind::Allow)
-            .then(|| canonical.iter().rposition(|&b| b == b'/'))
-            .flatten()
-            .filter(|&slash| canonical[slash..].starts_with(b"/index.htm"));
+            .then(|| index_html_slash(canonical))
+            .flatten();
         let priority = canonical.len();
         self.add(
             k,
