@@ -125,6 +125,20 @@ pub fn canonicalize_if_needed(input: &[u8], out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// [`canonicalize_if_needed`] for an input whose first byte that needs care
+/// ([`crate::bytescan::needs_care`]) is known to be at `care`: the bytes before it are not
+/// looked at again.
+#[inline]
+pub(crate) fn canonicalize_if_needed_from(input: &[u8], care: usize, out: &mut Vec<u8>) -> bool {
+    let Some(first) = first_change_from(input, care) else {
+        return false;
+    };
+    out.clear();
+    out.extend_from_slice(&input[..first]);
+    canonicalize_from(input, first, out);
+    true
+}
+
 /// Returns true when [`canonicalize`] would return its input unchanged.
 pub fn is_canonical(input: &[u8]) -> bool {
     first_change(input).is_none()
@@ -135,7 +149,12 @@ pub fn is_canonical(input: &[u8]) -> bool {
 fn first_change(input: &[u8]) -> Option<usize> {
     // PERF: most bytes need no change; a SIMD scan finds the next byte that might (this scan
     // was 29% of a decision as a byte loop). After a canonical escape, scan on.
-    let mut i = crate::bytescan::first_care(input)?;
+    first_change_from(input, crate::bytescan::first_care(input)?)
+}
+
+/// [`first_change`] given the first byte of `input` that needs care, `i`.
+#[inline]
+fn first_change_from(input: &[u8], mut i: usize) -> Option<usize> {
     loop {
         match CLASS[input[i] as usize] {
             ENCODE => return Some(i),

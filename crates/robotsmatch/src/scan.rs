@@ -111,7 +111,10 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
                 };
                 after_rule = true;
                 if g.named != 0 || g.wildcard {
-                    patterns.push(kind, value, n, profile, scratch);
+                    // The pattern is read where it lies in the file (whole 16-byte blocks).
+                    let at = value.as_ptr() as usize - body.as_ptr() as usize;
+                    let scanned = crate::bytescan::care_and_star(body, at, at + value.len());
+                    patterns.push_scanned(kind, value, scanned, n, profile, scratch);
                     rule_group.push((groups.len() - 1) as u32);
                 }
             }

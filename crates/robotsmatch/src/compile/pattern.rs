@@ -409,6 +409,24 @@ impl PatternSet {
         profile: &Profile,
         scratch: &mut Vec<u8>,
     ) {
+        let scanned = crate::bytescan::care_and_star(pattern, 0, pattern.len());
+        self.push_scanned(kind, pattern, scanned, line, profile, scratch);
+    }
+
+    /// [`PatternSet::push`] given `(care, star)`: the index in `pattern` of its first byte that
+    /// needs care ([`crate::bytescan::needs_care`]) and of its first `*`, as
+    /// [`crate::bytescan::care_and_star`] finds them (where the pattern lies in its file, in
+    /// one pass).
+    #[inline]
+    pub(crate) fn push_scanned(
+        &mut self,
+        kind: RuleKind,
+        pattern: &[u8],
+        (care, star): (Option<usize>, Option<usize>),
+        line: u32,
+        profile: &Profile,
+        scratch: &mut Vec<u8>,
+    ) {
         let index = self.rules.len();
         let raw = self.bytes.len();
         self.bytes.extend_from_slice(pattern);
@@ -420,7 +438,13 @@ impl PatternSet {
         });
         // The canonical form: the pattern itself when it is canonical (no copy), else one
         // made in `scratch`.
-        let in_place = !crate::canon::canonicalize_if_needed(pattern, scratch);
+        let in_place = match care {
+            None => true,
+            Some(at) => !crate::canon::canonicalize_if_needed_from(pattern, at, scratch),
+        };
+        // The first `*` of the canonical form, when it is the pattern itself (else found
+        // in the copy).
+        let star = in_place.then_some(star);
         let canonical: &[u8] = if in_place { pattern } else { scratch };
         let k = kind_index(kind);
         let precedence = profile.precedence;
@@ -433,6 +457,7 @@ impl PatternSet {
             simplify(canonical, profile),
             key(priority, index, precedence),
             in_place.then_some(raw),
+            star,
         );
         if let Some(slash) = index_html {
             // Google: `Allow: /dir/index.html` also allows `/dir/` exactly, with the priority
@@ -447,6 +472,7 @@ impl PatternSet {
                 },
                 key(dir.len() + 1, index, precedence),
                 in_place.then_some(raw),
+                star,
             );
         }
     }
@@ -465,11 +491,20 @@ impl PatternSet {
     }
 
     /// Adds a pattern. `raw` is where the canonical form starts in `bytes` when it is the
-    /// pattern as written (a body that is a prefix of it is then not copied).
+    /// pattern as written (a body that is a prefix of it is then not copied). `star`, when
+    /// known, is the first `*` of the canonical form the body was cut from (the body is a
+    /// prefix of it).
     // PERF: inlined into `push` (called once per rule; the call and the moves of its arguments
     // were about 30 instructions a rule).
     #[inline(always)]
-    fn add(&mut self, kind: usize, simplified: Simplified<'_>, key: u64, raw: Option<usize>) {
+    fn add(
+        &mut self,
+        kind: usize,
+        simplified: Simplified<'_>,
+        key: u64,
+        raw: Option<usize>,
+        star: Option<Option<usize>>,
+    ) {
         let (body, anchored, wild) = match simplified {
             Simplified::Never => return,
             Simplified::Always => {
@@ -483,10 +518,10 @@ impl PatternSet {
             } => (body, anchored, wild),
         };
         // PERF: 16 bytes at a time; `memchr`'s set-up cost more than the search on a pattern.
-        let star = if wild {
-            crate::bytescan::find2(body, b'*', b'*')
-        } else {
-            None
+        let star = match (wild, star) {
+            (false, _) => None,
+            (true, Some(known)) => known.filter(|&s| s < body.len()),
+            (true, None) => crate::bytescan::find2(body, b'*', b'*'),
         };
         // `**` runs must be collapsed, which a prefix of the pattern as written cannot do.
         let collapse = star.is_some_and(|s| body[s..].windows(2).any(|w| w == b"**"));
