@@ -13,7 +13,8 @@
 //! `https://` URLs that are nearly all of them, three searches do it: [`first_sep_or_stop`] (the
 //! end of the authority), [`first_path_stop`] (the first byte to look at in the path, passing
 //! over runs of canonical escapes) and [`find2`] (the fragment). [`first_not_host`] finds the
-//! end of a host name that is its own lookup key (a bulk job's hosts).
+//! end of a host name that is its own lookup key (a bulk job's hosts). [`care_and_star`] gives
+//! a rule's first byte that needs care and its first `*` in one pass (building a matcher).
 //!
 //! This is the crate's only `unsafe` code: SIMD loads and intrinsics, each block with its
 //! proof, and tests that compare it with byte loops on every byte value at every position of
