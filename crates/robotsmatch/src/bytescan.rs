@@ -110,7 +110,10 @@ pub(crate) fn care_and_star(s: &[u8], start: usize, end: usize) -> (Option<usize
     {
         // Up to 64 bytes (nearly every pattern): both masks gathered whole, then cut to the
         // pattern; no test per block.
-        if len <= 64 && start + len.next_multiple_of(16) <= s.len() {
+        // (Checked: a `start` past `s` must reach the slice below, whose indexing panics,
+        // not wrap around to a small index.)
+        let blocks_end = start.checked_add(len.next_multiple_of(16));
+        if len <= 64 && blocks_end.is_some_and(|e| e <= s.len()) {
             let (mut care, mut star) = (0u64, 0u64);
             let mut at = 0;
             while at < len {
@@ -783,6 +786,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    #[should_panic]
+    fn care_and_star_panics_on_a_range_past_the_input() {
+        // A start near the top of the address range must not wrap around to a small index
+        // (and read the wrong bytes): the slice fallback panics on it.
+        let s = [b'a'; 32];
+        let start = usize::MAX - 8;
+        care_and_star(&s, start, start + 4);
     }
 
     #[test]
