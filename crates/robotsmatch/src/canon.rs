@@ -116,13 +116,10 @@ pub fn canonicalize_into(input: &[u8], out: &mut Vec<u8>) {
 /// `input` is already canonical: then returns false and leaves `out` alone. One scan where
 /// [`is_canonical`] then [`canonicalize_into`] would read the unchanged prefix twice.
 pub fn canonicalize_if_needed(input: &[u8], out: &mut Vec<u8>) -> bool {
-    let Some(first) = first_change(input) else {
-        return false;
-    };
-    out.clear();
-    out.extend_from_slice(&input[..first]);
-    canonicalize_from(input, first, out);
-    true
+    match crate::bytescan::first_care(input) {
+        Some(care) => canonicalize_if_needed_from(input, care, out),
+        None => false,
+    }
 }
 
 /// [`canonicalize_if_needed`] for an input whose first byte that needs care

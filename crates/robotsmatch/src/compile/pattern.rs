@@ -442,10 +442,13 @@ impl PatternSet {
             None => true,
             Some(at) => !crate::canon::canonicalize_if_needed_from(pattern, at, scratch),
         };
-        // The first `*` of the canonical form, when it is the pattern itself (else found
-        // in the copy).
-        let star = in_place.then_some(star);
         let canonical: &[u8] = if in_place { pattern } else { scratch };
+        // The first `*` of the canonical form: the pattern's, or found in the copy.
+        let star = if in_place {
+            star
+        } else {
+            crate::bytescan::find2(canonical, b'*', b'*')
+        };
         let k = kind_index(kind);
         let precedence = profile.precedence;
         let index_html = (profile.index_html && kind == RuleKind::Allow)
@@ -491,9 +494,8 @@ impl PatternSet {
     }
 
     /// Adds a pattern. `raw` is where the canonical form starts in `bytes` when it is the
-    /// pattern as written (a body that is a prefix of it is then not copied). `star`, when
-    /// known, is the first `*` of the canonical form the body was cut from (the body is a
-    /// prefix of it).
+    /// pattern as written (a body that is a prefix of it is then not copied). `star` is the
+    /// first `*` of the canonical form the body was cut from (the body is a prefix of it).
     // PERF: inlined into `push` (called once per rule; the call and the moves of its arguments
     // were about 30 instructions a rule).
     #[inline(always)]
@@ -503,7 +505,7 @@ impl PatternSet {
         simplified: Simplified<'_>,
         key: u64,
         raw: Option<usize>,
-        star: Option<Option<usize>>,
+        star: Option<usize>,
     ) {
         let (body, anchored, wild) = match simplified {
             Simplified::Never => return,
@@ -518,11 +520,7 @@ impl PatternSet {
             } => (body, anchored, wild),
         };
         // PERF: 16 bytes at a time; `memchr`'s set-up cost more than the search on a pattern.
-        let star = match (wild, star) {
-            (false, _) => None,
-            (true, Some(known)) => known.filter(|&s| s < body.len()),
-            (true, None) => crate::bytescan::find2(body, b'*', b'*'),
-        };
+        let star = star.filter(|&s| wild && s < body.len());
         // `**` runs must be collapsed, which a prefix of the pattern as written cannot do.
         let collapse = star.is_some_and(|s| body[s..].windows(2).any(|w| w == b"**"));
         let (start, len) = match raw {
