@@ -334,6 +334,107 @@ fn eq2_16(s: &[u8], at: usize, a: u8, b: u8) -> u32 {
     }
 }
 
+/// The most bytes a [`ByteSet`] holds.
+pub(crate) const MAX_NEEDLES: usize = 8;
+
+/// A set of at most [`MAX_NEEDLES`] bytes, each repeated 16 times for the comparisons of
+/// [`ByteSet::first_in`]: the bytes that leave a lazy DFA state that loops on every other
+/// (see `compile::dfa`).
+#[derive(Clone, Debug)]
+pub(crate) struct ByteSet {
+    splat: [[u8; 16]; MAX_NEEDLES],
+    len: usize,
+}
+
+impl ByteSet {
+    /// The set of `bytes` (at most [`MAX_NEEDLES`]; `None` for more).
+    pub(crate) fn new(bytes: &[u8]) -> Option<ByteSet> {
+        if bytes.len() > MAX_NEEDLES {
+            return None;
+        }
+        let mut splat = [[0u8; 16]; MAX_NEEDLES];
+        for (s, &b) in splat.iter_mut().zip(bytes) {
+            *s = [b; 16];
+        }
+        Some(ByteSet {
+            splat,
+            len: bytes.len(),
+        })
+    }
+
+    /// The bytes of the set.
+    pub(crate) fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.splat[..self.len].iter().map(|s| s[0])
+    }
+
+    /// The index of the first byte of `s[at..]` that is in the set, or `s.len()` when there
+    /// is none.
+    #[inline]
+    pub(crate) fn first_in(&self, s: &[u8], at: usize) -> usize {
+        let n = s.len();
+        if at >= n {
+            return n;
+        }
+        if n < 16 {
+            return s[at..]
+                .iter()
+                .position(|&c| self.bytes().any(|b| b == c))
+                .map_or(n, |p| at + p);
+        }
+        let mut i = at;
+        while i + 16 <= n {
+            let m = self.mask16(s, i);
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i < n {
+            // The last 16 bytes, overlapping some already read: only those from `i` count.
+            let m = self.mask16(s, n - 16) >> (i - (n - 16));
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
+        }
+        n
+    }
+
+    /// The bitmask of the bytes in the set among the 16 at `s[at..at + 16]`
+    /// (`at + 16 <= s.len()`).
+    #[inline]
+    fn mask16(&self, s: &[u8], at: usize) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{
+                __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+                _mm_setzero_si128,
+            };
+            assert!(at + 16 <= s.len());
+            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+            // available; the memory accesses are the unaligned 16-byte load from
+            // `s.as_ptr() + at`, which the assertion above keeps inside `s`, and 16-byte loads
+            // of the `[u8; 16]` arrays of `self.splat` (references, so valid and in bounds).
+            unsafe {
+                let v = _mm_loadu_si128(s.as_ptr().add(at).cast::<__m128i>());
+                let mut m = _mm_setzero_si128();
+                for splat in &self.splat[..self.len] {
+                    let b = _mm_loadu_si128(splat.as_ptr().cast::<__m128i>());
+                    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, b));
+                }
+                _mm_movemask_epi8(m) as u32
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut m = 0;
+            for (i, &c) in s[at..at + 16].iter().enumerate() {
+                m |= u32::from(self.bytes().any(|b| b == c)) << i;
+            }
+            m
+        }
+    }
+}
+
 /// The bitmasks of `@`, of `:` and of ASCII upper-case letters among the 16 bytes at
 /// `s[at..at + 16]` (`at + 16 <= s.len()`): what reading a URL's authority needs (the host
 /// starts after the last `@`, the port after the last `:`, and a host without upper case is
@@ -711,6 +812,32 @@ pub(crate) fn load8(s: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_set_first_in_agrees_with_bytes() {
+        let needle_sets: [&[u8]; 4] = [b"/", b"./?&", b"\x00/.?b", b"abcdefgh"];
+        for needles in needle_sets {
+            for len in 0..70 {
+                for pos in 0..len.max(1) {
+                    for b in [b'/', b'.', b'?', b'&', 0, b'b', b'h', b'x', 0xFF] {
+                        let mut s: Vec<u8> = (0..len).map(|i| b'i' + (i % 17) as u8).collect();
+                        if pos < len {
+                            s[pos] = b;
+                        }
+                        let set = ByteSet::new(needles).unwrap();
+                        for at in 0..=len + 1 {
+                            let want = (at..len).find(|&i| needles.contains(&s[i])).unwrap_or(len);
+                            assert_eq!(
+                                set.first_in(&s, at),
+                                want,
+                                "needles {needles:?} len {len} pos {pos} byte {b:#x} at {at}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn simd_agrees_with_bytes() {

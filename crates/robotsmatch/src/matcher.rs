@@ -8,25 +8,19 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use regex_automata::hybrid;
 use regex_automata::util::pool::Pool;
 
 use crate::agent::{select, Agent, Selection, SelectionKind};
 use crate::canon::{canonical_path, with_canonical_path};
 use crate::compile::pattern::verdict;
-use crate::compile::{CompileConfig, Engine, EngineChoice, Hot, PatternSet, Tier};
+use crate::compile::{CompileConfig, Engine, EngineChoice, Hot, LazyCache, PatternSet, Tier};
 use crate::parse::{ParseConfig, Robots, RuleKind, RuleRef};
 use crate::profile::Profile;
 use crate::reference::Reference;
 
 /// A function that makes lazy DFA caches for the pool.
-type CacheMaker = Box<
-    dyn Fn() -> hybrid::dfa::Cache
-        + Send
-        + Sync
-        + std::panic::RefUnwindSafe
-        + std::panic::UnwindSafe,
->;
+type CacheMaker =
+    Box<dyn Fn() -> LazyCache + Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe>;
 
 /// Unique ids for matchers, so a [`Cache`] can tell whose it is.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -321,7 +315,7 @@ pub struct Matcher {
 /// The hot engine and, when it is a lazy DFA, the pool of caches for [`Matcher::decide`].
 struct HotEngine {
     hot: Hot,
-    pool: Option<Pool<hybrid::dfa::Cache, CacheMaker>>,
+    pool: Option<Pool<LazyCache, CacheMaker>>,
     /// `hot.engine()`, named once (every decision reports it).
     engine: Engine,
 }
@@ -343,7 +337,7 @@ impl std::fmt::Debug for Matcher {
 #[derive(Clone, Debug)]
 pub struct Cache {
     owner: u64,
-    lazy: Option<hybrid::dfa::Cache>,
+    lazy: Option<LazyCache>,
     /// Cold work not yet added to the matcher's count.
     work: u64,
 }
@@ -534,7 +528,7 @@ impl Matcher {
         let hot = Hot::build(&self.patterns, self.profile.precedence, &self.config);
         let pool = hot.lazy().map(|l| {
             let dfa = l.dfa().clone();
-            Pool::new(Box::new(move || dfa.create_cache()) as CacheMaker)
+            Pool::new(Box::new(move || LazyCache::new(&dfa)) as CacheMaker)
         });
         // Only this thread sets it (guarded by `building`).
         let engine = hot.engine();
@@ -582,7 +576,7 @@ impl Matcher {
         &self,
         h: &HotEngine,
         path: &[u8],
-        cache: Option<&mut hybrid::dfa::Cache>,
+        cache: Option<&mut LazyCache>,
     ) -> Decision<'_> {
         let engine = h.engine;
         if self.robots_txt(path) {

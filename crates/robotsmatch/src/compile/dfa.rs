@@ -8,10 +8,23 @@
 //!   states are built on demand into a per-thread cache. Real files defeat a fully built DFA:
 //!   several `*` per rule multiply states. When its cache thrashes on an input, the walk gives
 //!   up and the reference matcher decides that input.
+//!
+//! Both walks take one dependent table load per byte, so their speed is the load's latency
+//! (about six cycles a byte), not their instruction count. Most bytes of a real path may leave
+//! the lazy DFA where it was: after `/r/` in www.reddit.com's rules, only `.`, `/`, `?` and
+//! `b` can start a piece that matters, and the letters of `can_i_watch_live_olympic_coverage`
+//! loop on one state. So the lazy walk, when a state loops on itself, learns (once per state,
+//! in its [`LazyCache`]) the bytes that leave it, and when there are at most
+//! [`MAX_NEEDLES`](crate::bytescan::MAX_NEEDLES) of them it jumps to the next such byte, 16
+//! bytes a step ([`crate::bytescan::ByteSet`]). A jump costs about as much as six steps, so
+//! each cache tries it on its first walks and keeps it only if the jumps were long enough
+//! (www.reddit.com's URLs: about 12.5 bytes a jump, kept; b-shop's: 4.9, dropped).
+
+use std::hash::{Hash, Hasher};
 
 use regex_automata::{
     dfa::{dense, Automaton as _, StartKind},
-    hybrid,
+    hybrid::{self, LazyStateID},
     nfa::thompson::{self, WhichCaptures, NFA},
     util::{primitives::StateID, start, syntax::Config as SyntaxConfig},
     Anchored, MatchKind,
@@ -20,6 +33,7 @@ use regex_syntax::hir::{Dot, Hir, Look, Repetition};
 
 use super::pattern::Simple;
 use super::CompileConfig;
+use crate::bytescan::{ByteSet, MAX_NEEDLES};
 
 /// Under `EngineChoice::Auto`, NFAs with more states than this are not determinised.
 // PERF: a failed dense attempt costs its whole size budget in time; with more NFA states than
@@ -128,6 +142,9 @@ impl Dense {
 pub(crate) struct Lazy {
     dfa: hybrid::dfa::DFA,
     nfa_memory: usize,
+    /// The stride of the DFA's transition table, as a power of two (a state's index is its
+    /// raw ID shifted right by it).
+    stride2: usize,
 }
 
 /// Builds the lazy DFA of `nfa`; `None` if it cannot be built.
@@ -148,7 +165,11 @@ pub(crate) fn build_lazy(nfa: NFA, config: &CompileConfig) -> Option<Lazy> {
         .configure(base.cache_capacity(capacity))
         .build_from_nfa(nfa)
         .ok()
-        .map(|dfa| Lazy { dfa, nfa_memory })
+        .map(|dfa| Lazy {
+            stride2: dfa.byte_classes().stride2(),
+            dfa,
+            nfa_memory,
+        })
 }
 
 impl Lazy {
@@ -158,8 +179,8 @@ impl Lazy {
     }
 
     /// A new per-thread cache.
-    pub(crate) fn create_cache(&self) -> hybrid::dfa::Cache {
-        self.dfa.create_cache()
+    pub(crate) fn create_cache(&self) -> LazyCache {
+        LazyCache::new(&self.dfa)
     }
 
     /// The DFA (cloned cheaply: it shares its NFA).
@@ -172,13 +193,17 @@ impl Lazy {
     #[inline]
     pub(crate) fn fold(
         &self,
-        cache: &mut hybrid::dfa::Cache,
+        lazy: &mut LazyCache,
         entries: &[(u64, u8)],
         path: &[u8],
         best: &mut [u64; 2],
     ) -> Result<(), ()> {
         let dfa = &self.dfa;
         let config = start::Config::new().anchored(Anchored::Yes);
+        if lazy.accel.mode == Mode::Trial {
+            lazy.accel.count_trial_walk();
+        }
+        let cache = &mut lazy.cache;
         cache.search_start(0);
         let mut sid = dfa.start_state(cache, &config).map_err(|_| ())?;
         let mut at = 0;
@@ -190,10 +215,21 @@ impl Lazy {
                 // PERF: chew through untagged states with the bare table lookup (no check for
                 // a state not yet computed), as regex-automata's own search loop does; an
                 // unknown transition comes back tagged and is computed below.
-                let prev;
-                (prev, sid, at) = run_untagged(dfa, cache, sid, path, at);
+                let (prev, learn);
+                (prev, sid, at, learn) = if lazy.accel.mode == Mode::Off {
+                    let prev;
+                    (prev, sid, at) = run_untagged(dfa, cache, sid, path, at);
+                    (prev, sid, at, false)
+                } else {
+                    lazy.accel.sync(cache.clear_count());
+                    run_skipping(dfa, cache, &mut lazy.accel, self.stride2, sid, path, at)
+                };
                 if sid.is_unknown() {
                     sid = dfa.next_state(cache, prev, path[at - 1]).map_err(|_| ())?;
+                } else if learn {
+                    // `sid` looped on itself on a byte, and is not known well enough.
+                    lazy.accel.learn(dfa, cache, self.stride2, sid)?;
+                    continue;
                 }
             }
             if sid.is_tagged() {
@@ -230,10 +266,10 @@ impl Lazy {
 fn run_untagged(
     dfa: &hybrid::dfa::DFA,
     cache: &hybrid::dfa::Cache,
-    mut sid: hybrid::LazyStateID,
+    mut sid: LazyStateID,
     path: &[u8],
     at: usize,
-) -> (hybrid::LazyStateID, hybrid::LazyStateID, usize) {
+) -> (LazyStateID, LazyStateID, usize) {
     let mut prev = sid;
     let mut bytes = path[at..].iter();
     for &b in bytes.by_ref() {
@@ -246,6 +282,44 @@ fn run_untagged(
     (prev, sid, path.len() - bytes.len())
 }
 
+/// [`run_untagged`], skipping through states that loop on themselves: a state that `accel`
+/// knows to be left by a few bytes only is skipped through to the next of them. Returns also
+/// `true` when it stopped instead on a state that looped on itself and that `accel` wants to
+/// learn (the state returned; `at` is after the byte that kept it).
+#[inline(never)]
+fn run_skipping(
+    dfa: &hybrid::dfa::DFA,
+    cache: &hybrid::dfa::Cache,
+    accel: &mut Accel,
+    stride2: usize,
+    mut sid: LazyStateID,
+    path: &[u8],
+    mut at: usize,
+) -> (LazyStateID, LazyStateID, usize, bool) {
+    let mut prev = sid;
+    while let Some(&b) = path.get(at) {
+        prev = sid;
+        sid = dfa.next_state_untagged(cache, sid, b);
+        at += 1;
+        if sid.is_tagged() {
+            break;
+        }
+        if sid == prev {
+            match accel.get(sid, stride2) {
+                Known::Skip(set) => {
+                    let to = set.first_in(path, at);
+                    accel.skips += 1;
+                    accel.skipped += (to - at) as u64;
+                    at = to;
+                }
+                Known::Step => {}
+                Known::Learn => return (prev, sid, at, true),
+            }
+        }
+    }
+    (prev, sid, at, false)
+}
+
 /// Folds the entry of pattern `pid` into `best`.
 #[inline]
 fn fold_entry(entries: &[(u64, u8)], pid: usize, best: &mut [u64; 2]) {
@@ -253,5 +327,409 @@ fn fold_entry(entries: &[(u64, u8)], pid: usize, best: &mut [u64; 2]) {
     let slot = &mut best[kind as usize];
     if k > *slot {
         *slot = k;
+    }
+}
+
+/// A lazy DFA's per-thread cache, and what the walk learned about its states.
+#[derive(Clone, Debug)]
+pub(crate) struct LazyCache {
+    cache: hybrid::dfa::Cache,
+    accel: Accel,
+}
+
+impl LazyCache {
+    /// An empty cache for `dfa`.
+    pub(crate) fn new(dfa: &hybrid::dfa::DFA) -> LazyCache {
+        LazyCache {
+            cache: dfa.create_cache(),
+            accel: Accel::default(),
+        }
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.cache.memory_usage() + self.accel.memory_usage()
+    }
+}
+
+/// A state's entry in [`Accel::states`] before it is known: how often it looped so far.
+/// Learning a state costs a transition for each byte class (which may add states to the
+/// cache), so only states that loop this often are learnt.
+const LEARN_AFTER: u32 = 4;
+/// The entry of a state that has more than [`MAX_NEEDLES`] leaving bytes.
+const STEP: u32 = u32::MAX;
+/// The entries at or above this one (below [`STEP`]) are `SKIP + index` into [`Accel::sets`].
+const SKIP: u32 = 1 << 31;
+/// State indices past this one are never learnt (a table for them would be large).
+const MAX_STATE_INDEX: usize = 1 << 16;
+
+/// Whether a cache skips through looping states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Mode {
+    /// For the first walks: learning, skipping, and counting what skipping saves.
+    #[default]
+    Trial,
+    /// Skipping paid: go on.
+    On,
+    /// Skipping did not pay (the loops were short): the plain walk from now on.
+    Off,
+}
+
+/// The walks of a trial.
+const TRIAL_WALKS: u32 = 1024;
+/// A trial ends early after this many skips.
+const TRIAL_SKIPS: u64 = 4096;
+/// Skipping stays on when a skip passes over at least this many bytes on average.
+// PERF: a skip costs about as much as stepping over six bytes (a mispredicted branch where
+// the loop starts, a lookup, a 16-byte comparison per byte of the set). Measured with every
+// skip kept: www.reddit.com's rules on its URLs skip about 12.5 bytes a time (its URLs of the
+// 1 GB log: 6-12% less time), b-shop's 4.9 (b-shop prebuilt: 6.2 -> 4.5 M URLs/s).
+const MIN_SKIP_BYTES: u64 = 8;
+
+/// What the walk does on a state that looped on itself.
+enum Known<'a> {
+    /// Skip to the next byte of the set: the others keep the state.
+    Skip(&'a ByteSet),
+    /// Step on: too many bytes leave it.
+    Step,
+    /// Not known (yet).
+    Learn,
+}
+
+/// The states of one lazy DFA cache that loop on themselves, and the bytes that leave them.
+///
+/// A state is found by its index in the cache's transition table; regex-automata reuses
+/// indices when it clears its cache, so the table is emptied when the cache's clear count
+/// moves, and each entry also keeps its state ID, checked on every lookup (an entry is never
+/// trusted for another state, however the index was come by).
+#[derive(Clone, Debug, Default)]
+struct Accel {
+    /// `clear_count()` of the cache when the table was filled.
+    clears: usize,
+    /// By state index: the state and its entry (a loop count up to [`LEARN_AFTER`], [`STEP`],
+    /// or `SKIP + k` for `sets[k]`).
+    states: Vec<(LazyStateID, u32)>,
+    /// The leaving bytes of the states that have few.
+    sets: Vec<ByteSet>,
+    mode: Mode,
+    /// Walks, skips and bytes skipped during the trial.
+    walks: u32,
+    skips: u64,
+    skipped: u64,
+}
+
+impl Accel {
+    /// Heap bytes held.
+    fn memory_usage(&self) -> usize {
+        self.states.capacity() * std::mem::size_of::<(LazyStateID, u32)>()
+            + self.sets.capacity() * std::mem::size_of::<ByteSet>()
+    }
+
+    /// Counts a walk of the trial, and ends the trial after enough walks or skips: skipping
+    /// stays on when it passed over enough bytes a time.
+    #[cold]
+    fn count_trial_walk(&mut self) {
+        self.walks += 1;
+        if self.walks >= TRIAL_WALKS || self.skips >= TRIAL_SKIPS {
+            self.mode = if self.skips > 0 && self.skipped >= self.skips * MIN_SKIP_BYTES {
+                Mode::On
+            } else {
+                Mode::Off
+            };
+            if self.mode == Mode::Off {
+                self.states = Vec::new();
+                self.sets = Vec::new();
+            }
+        }
+    }
+
+    /// Forgets every state when the cache was cleared since the table was filled.
+    #[inline]
+    fn sync(&mut self, clears: usize) {
+        if self.clears != clears {
+            self.clears = clears;
+            self.states.clear();
+            self.sets.clear();
+        }
+    }
+
+    /// What is known of the untagged state `sid`.
+    #[inline]
+    fn get(&self, sid: LazyStateID, stride2: usize) -> Known<'_> {
+        match self.states.get(state_index(sid, stride2)) {
+            Some(&(s, e)) if s == sid && e > LEARN_AFTER => {
+                if e == STEP {
+                    Known::Step
+                } else {
+                    Known::Skip(&self.sets[(e - SKIP) as usize])
+                }
+            }
+            _ if state_index(sid, stride2) >= MAX_STATE_INDEX => Known::Step,
+            _ => Known::Learn,
+        }
+    }
+
+    /// Counts a loop of the untagged state `sid`, and once it looped [`LEARN_AFTER`] times,
+    /// finds the bytes that leave it. `Err` when that cleared the cache (`sid` is then stale:
+    /// the caller decides the input another way) or the cache gave up.
+    #[cold]
+    fn learn(
+        &mut self,
+        dfa: &hybrid::dfa::DFA,
+        cache: &mut hybrid::dfa::Cache,
+        stride2: usize,
+        sid: LazyStateID,
+    ) -> Result<(), ()> {
+        let index = state_index(sid, stride2);
+        if index >= MAX_STATE_INDEX {
+            return Ok(());
+        }
+        if index >= self.states.len() {
+            self.states.resize(index + 1, (sid, 0));
+        }
+        if self.states[index].0 != sid {
+            self.states[index] = (sid, 0);
+        }
+        let mut entry = self.states[index].1;
+        if entry < LEARN_AFTER {
+            entry += 1;
+        } else {
+            entry = match leaving_bytes(dfa, cache, sid)? {
+                Some(set) => {
+                    self.sets.push(set);
+                    SKIP + (self.sets.len() - 1) as u32
+                }
+                None => STEP,
+            };
+        }
+        self.states[index].1 = entry;
+        Ok(())
+    }
+}
+
+/// The index of `sid` in its cache's table of states: its raw ID over the stride.
+// regex-automata keeps the raw ID private; the `Hash` it derives writes exactly that `u32`,
+// which this hasher keeps. Were that ever to change, the index would only be poorer: the
+// table checks the state ID of every entry it returns.
+#[inline]
+fn state_index(sid: LazyStateID, stride2: usize) -> usize {
+    /// Keeps the last integer written.
+    struct Raw(u64);
+    impl Hasher for Raw {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.0 = self.0 << 8 | u64::from(b);
+            }
+        }
+        fn write_u32(&mut self, n: u32) {
+            self.0 = u64::from(n);
+        }
+    }
+    let mut raw = Raw(0);
+    sid.hash(&mut raw);
+    (raw.0 as usize) >> stride2
+}
+
+/// The bytes on which the untagged state `sid` goes to another state, when there are at most
+/// [`MAX_NEEDLES`]; `Ok(None)` when there are more. Computes the state's transition on every
+/// byte class; `Err` when that cleared the cache or the cache gave up.
+#[cold]
+fn leaving_bytes(
+    dfa: &hybrid::dfa::DFA,
+    cache: &mut hybrid::dfa::Cache,
+    sid: LazyStateID,
+) -> Result<Option<ByteSet>, ()> {
+    let clears = cache.clear_count();
+    let classes = dfa.byte_classes();
+    let mut leaves = [false; 256];
+    for unit in classes.representatives(0..=255) {
+        let Some(b) = unit.as_u8() else { continue };
+        let next = dfa.next_state(cache, sid, b).map_err(|_| ())?;
+        if cache.clear_count() != clears {
+            return Err(());
+        }
+        leaves[usize::from(classes.get(b))] = next != sid;
+    }
+    let mut needles = [0u8; MAX_NEEDLES];
+    let mut n = 0;
+    for b in 0..=255u8 {
+        if leaves[usize::from(classes.get(b))] {
+            if n == MAX_NEEDLES {
+                return Ok(None);
+            }
+            needles[n] = b;
+            n += 1;
+        }
+    }
+    Ok(ByteSet::new(&needles[..n]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn simple(pattern: &str) -> Simple {
+        let (p, anchored) = match pattern.strip_suffix('$') {
+            Some(p) => (p, true),
+            None => (pattern, false),
+        };
+        Simple {
+            pieces: p.split('*').map(|s| s.as_bytes().to_vec()).collect(),
+            anchored,
+        }
+    }
+
+    /// The lazy DFA of `patterns`, each its own entry (key = index + 1, Disallow).
+    fn lazy(patterns: &[&str], capacity: Option<usize>) -> (Lazy, Vec<(u64, u8)>) {
+        let simples: Vec<Simple> = patterns.iter().map(|p| simple(p)).collect();
+        let mut config = CompileConfig::default();
+        if let Some(c) = capacity {
+            config.cache_capacity = c;
+        }
+        let nfa = build_nfa(&simples, &config).expect("nfa");
+        let entries = (0..patterns.len()).map(|i| (i as u64 + 1, 1)).collect();
+        (build_lazy(nfa, &config).expect("lazy"), entries)
+    }
+
+    /// The best key by brute force: the largest index + 1 of a pattern that matches.
+    fn brute(patterns: &[&str], path: &[u8]) -> u64 {
+        fn at(pieces: &[Vec<u8>], anchored: bool, path: &[u8], from: usize, first: bool) -> bool {
+            let Some((piece, rest)) = pieces.split_first() else {
+                return !anchored || from == path.len();
+            };
+            let starts: Vec<usize> = if first {
+                vec![from]
+            } else {
+                (from..=path.len()).collect()
+            };
+            starts.into_iter().any(|s| {
+                path[s..].starts_with(piece) && at(rest, anchored, path, s + piece.len(), false)
+            })
+        }
+        patterns
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                let s = simple(p);
+                at(&s.pieces, s.anchored, path, 0, true)
+            })
+            .map(|(i, _)| i as u64 + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
+    const PATTERNS: [&str; 6] = [
+        "/*.json",
+        "/*?*sort=",
+        "/api",
+        "/*/print$",
+        "/r/*/x/",
+        "/*b=1",
+    ];
+
+    #[test]
+    fn a_state_that_loops_is_learnt_and_skipped_through() {
+        let (l, entries) = lazy(&PATTERNS, None);
+        let mut cache = l.create_cache();
+        let long = b"/r/can_i_watch_live_olympic_coverage_anywhere_on_the_net_today";
+        for _ in 0..(LEARN_AFTER + 2) {
+            let mut best = [0; 2];
+            l.fold(&mut cache, &entries, long, &mut best).unwrap();
+            assert_eq!(best[1], brute(&PATTERNS, long));
+        }
+        // The letters loop on one state, which only `.`, `/`, `?` and `b` leave.
+        let learnt: Vec<Vec<u8>> = cache
+            .accel
+            .sets
+            .iter()
+            .map(|s| s.bytes().collect())
+            .collect();
+        assert!(learnt.contains(&b"./?b".to_vec()), "{learnt:?}");
+    }
+
+    #[test]
+    fn the_trial_keeps_skipping_only_where_it_pays() {
+        let (l, entries) = lazy(&PATTERNS, None);
+        // Long runs of letters: each skip passes over dozens of bytes.
+        let long = format!("/r/{}.json", "a".repeat(60));
+        // Runs of two letters between bytes that leave the state: skips pass over nothing.
+        let short = "/r/aa/cc/aa?xx/aa/xa.aa/aa/xx/aa/cc/aa/xa/aa/ax/aa/aa".to_string();
+        for (path, want) in [(long, Mode::On), (short, Mode::Off)] {
+            let mut cache = l.create_cache();
+            for _ in 0..=TRIAL_WALKS {
+                let mut best = [0; 2];
+                l.fold(&mut cache, &entries, path.as_bytes(), &mut best)
+                    .unwrap();
+                assert_eq!(best[1], brute(&PATTERNS, path.as_bytes()), "{path}");
+            }
+            assert_eq!(cache.accel.mode, want, "{path}");
+        }
+    }
+
+    #[test]
+    fn skipping_walks_agree_with_brute_force() {
+        let mut x: u64 = 9309;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        // Pieces of the patterns, and near misses.
+        let tokens: [&[u8]; 14] = [
+            b".json", b".jso", b"?", b"sort=", b"/print", b"b=1", b"b=", b"/r/", b"/x/", b"/",
+            b".", b"=", b"1", b"j",
+        ];
+        // The default cache, then the smallest (cleared often: learnt states must be
+        // forgotten, and a clear while learning must give up on the input, not mislead); on
+        // trial, skipping, and not.
+        let runs = [
+            (None, Mode::Trial),
+            (None, Mode::On),
+            (None, Mode::Off),
+            (Some(0), Mode::On),
+            (Some(8192), Mode::On),
+            (Some(12000), Mode::On),
+        ];
+        for (capacity, mode) in runs {
+            let (l, entries) = lazy(&PATTERNS, capacity);
+            let mut cache = l.create_cache();
+            cache.accel.mode = mode;
+            let mut gave_up = 0;
+            for _ in 0..3000 {
+                let len = 1 + next(120) as usize;
+                let mut path = vec![b'/'];
+                while path.len() < len {
+                    // Runs of one letter, and pieces that matter between them.
+                    if next(2) == 0 {
+                        let c = b"abxyz"[next(5) as usize];
+                        path.extend(std::iter::repeat_n(c, 1 + next(30) as usize));
+                    } else {
+                        path.extend_from_slice(tokens[next(tokens.len() as u64) as usize]);
+                    }
+                }
+                let mut best = [0; 2];
+                match l.fold(&mut cache, &entries, &path, &mut best) {
+                    Ok(()) => assert_eq!(
+                        best[1],
+                        brute(&PATTERNS, &path),
+                        "{}",
+                        String::from_utf8_lossy(&path)
+                    ),
+                    Err(()) => gave_up += 1,
+                }
+            }
+            if capacity.is_some_and(|c| c > 0) {
+                // (With a cache this small, states are learnt, forgotten and learnt again.)
+                assert!(cache.cache.clear_count() > 0, "{capacity:?}: never cleared");
+            }
+            if capacity.is_none() {
+                assert_eq!(gave_up, 0);
+                assert_eq!(cache.accel.sets.is_empty(), mode == Mode::Off);
+            }
+        }
     }
 }

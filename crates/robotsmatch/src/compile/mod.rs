@@ -39,8 +39,7 @@ pub(crate) mod literal;
 pub(crate) mod pattern;
 pub(crate) mod tree;
 
-use regex_automata::hybrid;
-
+pub(crate) use dfa::LazyCache;
 use dfa::{build_dense, build_lazy, build_nfa, Dense, Lazy, DENSE_MAX_NFA_STATES};
 use exact::Exact;
 use filtered::Filtered;
@@ -402,7 +401,7 @@ impl Hot {
     pub(crate) fn fold(
         &self,
         path: &[u8],
-        cache: Option<&mut hybrid::dfa::Cache>,
+        cache: Option<&mut LazyCache>,
     ) -> Result<[u64; 2], GaveUp> {
         let mut best = self.always;
         if let Some(lit) = &self.literal {
