@@ -18,9 +18,10 @@
 //! Workers pull chunks one at a time as they finish the previous one (no window barrier, so
 //! no core waits for the slowest chunk of a window), and at most `4 × threads` chunks are
 //! ahead of the consumer, which runs on the calling thread and receives the results in input
-//! order. A memory-mapped file is cut into chunks of at most [`ReadConfig::chunk_size`] bytes,
-//! smaller towards the end of the file (a quarter of what is left per thread, down to
-//! 64 KiB), so that both cores stay busy until the last line.
+//! order. With one thread there are no workers: the calling thread takes each chunk,
+//! processes it and consumes the result. A memory-mapped file is cut into chunks of at most
+//! [`ReadConfig::chunk_size`] bytes, smaller towards the end of the file (a quarter of what is
+//! left per thread, down to 64 KiB), so that both cores stay busy until the last line.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -63,7 +64,8 @@ pub struct ReadConfig {
     pub chunk_size: usize,
     /// Memory-map plain files (otherwise they are read like streams).
     pub mmap: bool,
-    /// Worker threads (at least 1; at most [`max_threads`], more are run as that many).
+    /// Worker threads (at least 1; at most [`max_threads`], more are run as that many). With
+    /// 1, the calling thread does the work itself.
     pub threads: usize,
     /// The longest line kept, in bytes (without its line end); a longer line is passed on as
     /// its first [`LINE_PREFIX`] bytes, marked [`Line::too_long`].
