@@ -368,12 +368,7 @@ where
             .map(|h| match h.join() {
                 Ok(w) => Some(w),
                 Err(payload) => {
-                    let message = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "no message".to_string());
-                    shared.lock().panicked = Some(message);
+                    shared.lock().panicked = Some(panic_message(&*payload));
                     None
                 }
             })
@@ -417,22 +412,11 @@ where
     let mut source = Source::new(logs, config);
     let mut state = init();
     while let Some(taken) = source.next()? {
-        let chunk = Chunk {
-            data: taken.data.bytes(),
-            log: taken.log,
-            first: taken.first,
-            seq: taken.seq,
-            too_long: taken.too_long,
-            max_line: taken.max_line,
-        };
+        let chunk = taken.chunk();
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(&mut state, &chunk)))
                 .map_err(|payload| {
-                    let message = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "no message".to_string());
+                    let message = panic_message(&*payload);
                     io::Error::other(format!("a worker thread panicked: {message}"))
                 })?;
         let bytes = taken.bytes;
@@ -443,6 +427,15 @@ where
         workers: vec![state],
         errors: std::mem::take(&mut source.errors),
     })
+}
+
+/// The message a panic was raised with.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
 }
 
 /// The state shared by the workers and the consumer.
@@ -529,14 +522,7 @@ where
         };
         match taken {
             Ok((Some(taken), _)) => {
-                let chunk = Chunk {
-                    data: taken.data.bytes(),
-                    log: taken.log,
-                    first: taken.first,
-                    seq: taken.seq,
-                    too_long: taken.too_long,
-                    max_line: taken.max_line,
-                };
+                let chunk = taken.chunk();
                 let result = process(&mut state, &chunk);
                 let (bytes, seq) = (taken.bytes, chunk.seq);
                 drop(taken);
@@ -627,6 +613,20 @@ struct Taken {
     /// Bytes of the log this chunk accounts for (for a stream: read since the last chunk,
     /// the skipped part of a long line included).
     bytes: u64,
+}
+
+impl Taken {
+    /// The chunk as `process` sees it.
+    fn chunk(&self) -> Chunk<'_> {
+        Chunk {
+            data: self.data.bytes(),
+            log: self.log,
+            first: self.first,
+            seq: self.seq,
+            too_long: self.too_long,
+            max_line: self.max_line,
+        }
+    }
 }
 
 /// The log being read.
