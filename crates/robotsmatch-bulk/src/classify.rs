@@ -1524,7 +1524,8 @@ mod tests {
         assert_eq!(c.map(|c| c.text), Ok(url.as_bytes()), "printed as written");
     }
 
-    /// `pad32` gives every key of up to 32 bytes, wherever it starts, zero-padded.
+    /// The huge pages advised lie within the table's allocation, and the table keeps what
+    /// is written to it.
     #[test]
     fn huge_pages_advised_lie_within_the_allocation() {
         const MB: usize = 1 << 20;
@@ -1561,6 +1562,7 @@ mod tests {
         assert_eq!(entries.iter().filter(|e| e.key_len != EMPTY).count(), 1);
     }
 
+    /// `pad32` gives every key of up to 32 bytes, wherever it starts, zero-padded.
     #[test]
     fn pad32_is_the_key_zero_padded() {
         let text: Vec<u8> = (1..=40u8).map(|b| b.wrapping_mul(37) | 1).collect();

@@ -160,8 +160,14 @@ fn care_star16_sse2(s: &[u8], at: usize) -> (u32, u32) {
 /// (overlapping, their already seen bits dropped).
 #[inline]
 fn first_in_blocks(n: usize, mask: impl Fn(usize) -> u32) -> Option<usize> {
-    debug_assert!(n >= 16);
-    let mut at = 0;
+    first_in_blocks_from(0, n, mask)
+}
+
+/// [`first_in_blocks`] from byte `start` (`start <= n`) instead of the first.
+#[inline]
+fn first_in_blocks_from(start: usize, n: usize, mask: impl Fn(usize) -> u32) -> Option<usize> {
+    debug_assert!(n >= 16 && start <= n);
+    let mut at = start;
     while at + 16 <= n {
         let m = mask(at);
         if m != 0 {
@@ -381,22 +387,7 @@ impl ByteSet {
                 .position(|&c| self.bytes().any(|b| b == c))
                 .map_or(n, |p| at + p);
         }
-        let mut i = at;
-        while i + 16 <= n {
-            let m = self.mask16(s, i);
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        if i < n {
-            // The last 16 bytes, overlapping some already read: only those from `i` count.
-            let m = self.mask16(s, n - 16) >> (i - (n - 16));
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-        }
-        n
+        first_in_blocks_from(at, n, |i| self.mask16(s, i)).unwrap_or(n)
     }
 
     /// The bitmask of the bytes in the set among the 16 at `s[at..at + 16]`

@@ -456,7 +456,8 @@ impl Accel {
     /// What is known of the untagged state `sid`.
     #[inline]
     fn get(&self, sid: LazyStateID, stride2: usize) -> Known<'_> {
-        match self.states.get(state_index(sid, stride2)) {
+        let index = state_index(sid, stride2);
+        match self.states.get(index) {
             Some(&(s, e)) if s == sid && e > LEARN_AFTER => {
                 if e == STEP {
                     Known::Step
@@ -464,7 +465,7 @@ impl Accel {
                     Known::Skip(&self.sets[(e - SKIP) as usize])
                 }
             }
-            _ if state_index(sid, stride2) >= MAX_STATE_INDEX => Known::Step,
+            _ if index >= MAX_STATE_INDEX => Known::Step,
             _ => Known::Learn,
         }
     }
@@ -594,28 +595,13 @@ mod tests {
         (build_lazy(nfa, &config).expect("lazy"), entries)
     }
 
-    /// The best key by brute force: the largest index + 1 of a pattern that matches.
+    /// The best key by brute force (the reference matcher's `matches`): the largest index + 1
+    /// of a pattern that matches.
     fn brute(patterns: &[&str], path: &[u8]) -> u64 {
-        fn at(pieces: &[Vec<u8>], anchored: bool, path: &[u8], from: usize, first: bool) -> bool {
-            let Some((piece, rest)) = pieces.split_first() else {
-                return !anchored || from == path.len();
-            };
-            let starts: Vec<usize> = if first {
-                vec![from]
-            } else {
-                (from..=path.len()).collect()
-            };
-            starts.into_iter().any(|s| {
-                path[s..].starts_with(piece) && at(rest, anchored, path, s + piece.len(), false)
-            })
-        }
         patterns
             .iter()
             .enumerate()
-            .filter(|(_, p)| {
-                let s = simple(p);
-                at(&s.pieces, s.anchored, path, 0, true)
-            })
+            .filter(|(_, p)| crate::reference::matches(p.as_bytes(), path, true, true))
             .map(|(i, _)| i as u64 + 1)
             .max()
             .unwrap_or(0)
