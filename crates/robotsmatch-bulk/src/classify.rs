@@ -532,7 +532,7 @@ impl HostTable {
     }
 
     /// The index of the entry for the probe's key, or of the free entry where it would go.
-    #[inline]
+    #[inline(always)]
     fn find(&self, probe: &Probe<'_>) -> Result<usize, usize> {
         let mask = self.entries.len() - 1;
         let mut i = probe.hash as usize & mask;
@@ -1056,7 +1056,11 @@ impl Worker {
     /// Classifies one input: finds the URL and its host, looks the host up (once per thread in
     /// the store), decides, counts. `read` is `url::ordinary_host` of the field's whole text
     /// when the caller has already read it (`None`: not read, or not ordinary).
-    #[inline]
+    // PERF: always inlined (and `HostTable::find` in it), so that in `classify_chunk` the
+    // outcome goes straight to the sink (for counts only, nowhere) instead of through a
+    // returned struct: 3.4% fewer instructions on a 200 MB cut of the benchmark log (3,681 ->
+    // 3,555 M), 2% less time on the 1 GB one (one thread, pinned, medians of 8).
+    #[inline(always)]
     fn classify<'w>(
         &'w mut self,
         field: Field<'w>,
