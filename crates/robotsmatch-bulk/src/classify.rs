@@ -1058,8 +1058,8 @@ impl Worker {
     /// when the caller has already read it (`None`: not read, or not ordinary).
     // PERF: always inlined (and `HostTable::find` in it), so that in `classify_chunk` the
     // outcome goes straight to the sink (for counts only, nowhere) instead of through a
-    // returned struct: 3.4% fewer instructions on a 200 MB cut of the benchmark log (3,681 ->
-    // 3,555 M), 2% less time on the 1 GB one (one thread, pinned, medians of 8).
+    // returned struct: 3.4% fewer instructions for summary and 2.7% for tsv on a 200 MB cut of
+    // the benchmark log (callgrind, one thread); in time, within the noise of this machine.
     #[inline(always)]
     fn classify<'w>(
         &'w mut self,

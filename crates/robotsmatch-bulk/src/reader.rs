@@ -21,8 +21,8 @@
 //! order. The calling thread is one of the `threads` workers: between results it takes
 //! chunks of its own while there is room ahead (so a run of `threads` threads spawns
 //! `threads - 1`, and no thread of the run only waits). With one thread there are no other
-//! workers: the calling thread takes each chunk, processes it and consumes the result. A memory-mapped file is cut into chunks of at most
-//! [`ReadConfig::chunk_size`] bytes, smaller towards the end of the file (a quarter of what is
+//! workers: the calling thread takes each chunk, processes it and consumes the result. A
+//! memory-mapped file is cut into chunks of at most [`ReadConfig::chunk_size`] bytes, smaller towards the end of the file (a quarter of what is
 //! left per thread, down to 64 KiB), so that both cores stay busy until the last line.
 
 use std::collections::VecDeque;
@@ -297,9 +297,9 @@ pub fn total_size(logs: &[LogPath]) -> (u64, bool) {
 }
 
 /// Runs the pipeline over `logs` on `config.threads` workers (the calling thread and
-/// `config.threads - 1` spawned ones). Each worker makes its state with `init`, then `process` handles one chunk at a time with it; `consume` receives
-/// the results in input order on the calling thread, with the number of input bytes each
-/// covers. When `consume` fails (a closed pipe), the workers stop and its error is returned.
+/// `config.threads - 1` spawned ones). Each worker makes its state with `init`, then
+/// `process` handles one chunk at a time with it; `consume` receives the results in input
+/// order on the calling thread, with the number of input bytes each covers. When `consume` fails (a closed pipe), the workers stop and its error is returned.
 /// Problems with a log (a truncated gzip, a read error mid-way) are returned in
 /// [`Finished::errors`] after everything that could be read was processed; a log that cannot
 /// be opened is an error (call [`check_logs`] first to have it before any work is done).
@@ -447,6 +447,22 @@ impl<R> Shared<R> {
     fn lock(&self) -> MutexGuard<'_, State<R>> {
         lock(&self.state)
     }
+
+    /// Stops the run because a worker panicked (with `message`, when it is known), and wakes
+    /// every thread that waits.
+    fn abort(&self, message: Option<String>) {
+        let mut st = self.lock();
+        st.stop = true;
+        match message {
+            Some(m) => st.panicked = Some(m),
+            None => {
+                st.panicked.get_or_insert_with(String::new);
+            }
+        }
+        drop(st);
+        self.ready.notify_all();
+        self.space.notify_all();
+    }
 }
 
 struct State<R> {
@@ -477,12 +493,7 @@ struct PanicGuard<'a, R>(&'a Shared<R>);
 impl<R> Drop for PanicGuard<'_, R> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            let mut st = self.0.lock();
-            st.stop = true;
-            st.panicked.get_or_insert_with(String::new);
-            drop(st);
-            self.0.ready.notify_all();
-            self.0.space.notify_all();
+            self.0.abort(None);
         }
     }
 }
@@ -634,12 +645,7 @@ where
             take_and_process(shared, source, &mut state, process)
         }));
         if let Err(payload) = step {
-            let mut st = shared.lock();
-            st.panicked = Some(panic_message(&*payload));
-            st.stop = true;
-            drop(st);
-            shared.ready.notify_all();
-            shared.space.notify_all();
+            shared.abort(Some(panic_message(&*payload)));
             return (None, Ok(()));
         }
     }
@@ -1265,40 +1271,51 @@ mod tests {
         }
     }
 
+    /// Runs 10,000 lines in chunks of 100 bytes on `threads` threads with `process`; returns
+    /// the run's error message (empty when it succeeded) and the chunks consumed. Panics when
+    /// they were not consumed in order.
+    fn run_panicking(
+        threads: usize,
+        process: impl Fn(&Chunk<'_>) -> u64 + Sync,
+    ) -> (String, Vec<u64>) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("log.txt");
+        std::fs::write(&p, "x\n".repeat(10_000)).unwrap();
+        let config = ReadConfig {
+            chunk_size: 100,
+            mmap: true,
+            threads,
+            max_line: DEFAULT_MAX_LINE,
+        };
+        let mut consumed = Vec::new();
+        let result = run(
+            &[LogPath::File(p)],
+            &config,
+            || (),
+            |_, c| process(c),
+            |seq, _| {
+                consumed.push(seq);
+                Ok(())
+            },
+        );
+        let err = result.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(consumed.iter().copied().eq(0..consumed.len() as u64));
+        (err, consumed)
+    }
+
     /// A panicking worker ends the run with an error instead of a hang, on worker threads
     /// or on the calling thread alone; the chunks before it were consumed in order.
     #[test]
     fn worker_panic_is_an_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("log.txt");
-        std::fs::write(&p, "x\n".repeat(10_000)).unwrap();
         for threads in [1, 2] {
-            let config = ReadConfig {
-                chunk_size: 100,
-                mmap: true,
-                threads,
-                max_line: DEFAULT_MAX_LINE,
-            };
-            let mut consumed = Vec::new();
-            let result = run(
-                &[LogPath::File(p.clone())],
-                &config,
-                || (),
-                |_, c| {
-                    assert!(c.seq != 5, "chunk 5 is poisoned");
-                    c.seq
-                },
-                |seq, _| {
-                    consumed.push(seq);
-                    Ok(())
-                },
-            );
-            let err = result.err().map(|e| e.to_string()).unwrap_or_default();
+            let (err, consumed) = run_panicking(threads, |c| {
+                assert!(c.seq != 5, "chunk 5 is poisoned");
+                c.seq
+            });
             assert!(
                 err.contains("panicked: chunk 5 is poisoned"),
                 "{threads}: {err}"
             );
-            assert!(consumed.iter().copied().eq(0..consumed.len() as u64));
             if threads == 1 {
                 assert_eq!(consumed, [0, 1, 2, 3, 4]);
             }
@@ -1310,40 +1327,19 @@ mod tests {
     /// spawned worker is slowed down, so that the calling thread surely takes a chunk.)
     #[test]
     fn a_panic_on_the_calling_thread_is_an_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("log.txt");
-        std::fs::write(&p, "x\n".repeat(10_000)).unwrap();
         let caller = std::thread::current().id();
         for threads in [2, 3] {
-            let config = ReadConfig {
-                chunk_size: 100,
-                mmap: true,
-                threads,
-                max_line: DEFAULT_MAX_LINE,
-            };
-            let mut consumed = Vec::new();
-            let result = run(
-                &[LogPath::File(p.clone())],
-                &config,
-                || (),
-                |_, c| {
-                    if std::thread::current().id() == caller {
-                        panic!("the calling thread's chunk {}", c.seq);
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(2));
-                    c.seq
-                },
-                |seq, _| {
-                    consumed.push(seq);
-                    Ok(())
-                },
-            );
-            let err = result.err().map(|e| e.to_string()).unwrap_or_default();
+            let (err, _) = run_panicking(threads, |c| {
+                if std::thread::current().id() == caller {
+                    panic!("the calling thread's chunk {}", c.seq);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                c.seq
+            });
             assert!(
                 err.contains("panicked: the calling thread's chunk"),
                 "{threads}: {err}"
             );
-            assert!(consumed.iter().copied().eq(0..consumed.len() as u64));
         }
     }
 
