@@ -526,10 +526,9 @@ impl Matcher {
     fn build_hot(&self) {
         self.building.store(true, Ordering::Release);
         let hot = Hot::build(&self.patterns, self.profile.precedence, &self.config);
-        let pool = hot.lazy().map(|l| {
-            let dfa = l.dfa().clone();
-            Pool::new(Box::new(move || LazyCache::new(&dfa)) as CacheMaker)
-        });
+        let pool = hot
+            .lazy()
+            .map(|l| Pool::new(Box::new(l.cache_maker()) as CacheMaker));
         // Only this thread sets it (guarded by `building`).
         let engine = hot.engine();
         let _ = self.hot.set(Box::new(HotEngine { hot, pool, engine }));

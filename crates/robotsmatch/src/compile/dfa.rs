@@ -21,6 +21,7 @@
 //! (www.reddit.com's URLs: about 12.5 bytes a jump, kept; b-shop's: 4.9, dropped).
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use regex_automata::{
     dfa::{dense, Automaton as _, StartKind},
@@ -137,10 +138,16 @@ impl Dense {
     }
 }
 
+/// Numbers every lazy DFA built, so that a cache knows which one it was made for.
+static NEXT_LAZY_ID: AtomicU64 = AtomicU64::new(1);
+
 /// The lazy DFA and the memory of its NFA.
 #[derive(Debug)]
 pub(crate) struct Lazy {
     dfa: hybrid::dfa::DFA,
+    /// Unique to this DFA (its clones share it: they build the same states); a
+    /// [`LazyCache`] is used with the DFA of its `owner` only.
+    id: u64,
     nfa_memory: usize,
     /// The stride of the DFA's transition table, as a power of two (a state's index is its
     /// raw ID shifted right by it).
@@ -168,6 +175,7 @@ pub(crate) fn build_lazy(nfa: NFA, config: &CompileConfig) -> Option<Lazy> {
         .map(|dfa| Lazy {
             stride2: dfa.byte_classes().stride2(),
             dfa,
+            id: NEXT_LAZY_ID.fetch_add(1, Ordering::Relaxed),
             nfa_memory,
         })
 }
@@ -180,12 +188,14 @@ impl Lazy {
 
     /// A new per-thread cache.
     pub(crate) fn create_cache(&self) -> LazyCache {
-        LazyCache::new(&self.dfa)
+        LazyCache::new(&self.dfa, self.id)
     }
 
-    /// The DFA (cloned cheaply: it shares its NFA).
-    pub(crate) fn dfa(&self) -> &hybrid::dfa::DFA {
-        &self.dfa
+    /// A function that makes caches for this DFA (it holds a clone of the DFA, which shares
+    /// its NFA).
+    pub(crate) fn cache_maker(&self) -> impl Fn() -> LazyCache + Send + Sync + 'static {
+        let (dfa, id) = (self.dfa.clone(), self.id);
+        move || LazyCache::new(&dfa, id)
     }
 
     /// Walks `path` and folds the entries of the patterns at every match state. `Err` when
@@ -200,6 +210,11 @@ impl Lazy {
     ) -> Result<(), ()> {
         let dfa = &self.dfa;
         let config = start::Config::new().anchored(Anchored::Yes);
+        if lazy.owner != self.id {
+            // Made for another DFA: its states mean nothing here (and the unchecked walk
+            // below relies on states of this DFA).
+            *lazy = self.create_cache();
+        }
         if lazy.accel.mode == Mode::Trial {
             lazy.accel.count_trial_walk();
         }
@@ -207,10 +222,15 @@ impl Lazy {
         cache.search_start(0);
         let mut sid = dfa.start_state(cache, &config).map_err(|_| ())?;
         let mut at = 0;
+        // Whether the next step must take the checked transition: after learning a state,
+        // `sid` is no longer the state of the cache's most recent transition, the only one
+        // `run_untagged` and `run_skipping` may be given.
+        let mut checked = false;
         while at < path.len() {
-            if sid.is_tagged() {
+            if sid.is_tagged() || checked {
                 sid = dfa.next_state(cache, sid, path[at]).map_err(|_| ())?;
                 at += 1;
+                checked = false;
             } else {
                 // PERF: chew through untagged states with the bare table lookup (no check for
                 // a state not yet computed), as regex-automata's own search loop does; an
@@ -222,13 +242,34 @@ impl Lazy {
                     (prev, sid, at, false)
                 } else {
                     lazy.accel.sync(cache.clear_count());
-                    run_skipping(dfa, cache, &mut lazy.accel, self.stride2, sid, path, at)
+                    if lazy.accel.mode == Mode::Trial {
+                        run_skipping::<true>(
+                            dfa,
+                            cache,
+                            &mut lazy.accel,
+                            self.stride2,
+                            sid,
+                            path,
+                            at,
+                        )
+                    } else {
+                        run_skipping::<false>(
+                            dfa,
+                            cache,
+                            &mut lazy.accel,
+                            self.stride2,
+                            sid,
+                            path,
+                            at,
+                        )
+                    }
                 };
                 if sid.is_unknown() {
                     sid = dfa.next_state(cache, prev, path[at - 1]).map_err(|_| ())?;
                 } else if learn {
                     // `sid` looped on itself on a byte, and is not known well enough.
                     lazy.accel.learn(dfa, cache, self.stride2, sid)?;
+                    checked = true;
                     continue;
                 }
             }
@@ -274,7 +315,7 @@ fn run_untagged(
     let mut bytes = path[at..].iter();
     for &b in bytes.by_ref() {
         prev = sid;
-        sid = dfa.next_state_untagged(cache, sid, b);
+        sid = step(dfa, cache, sid, b);
         if sid.is_tagged() {
             break;
         }
@@ -285,9 +326,11 @@ fn run_untagged(
 /// [`run_untagged`], skipping through states that loop on themselves: a state that `accel`
 /// knows to be left by a few bytes only is skipped through to the next of them. Returns also
 /// `true` when it stopped instead on a state that looped on itself and that `accel` wants to
-/// learn (the state returned; `at` is after the byte that kept it).
+/// learn (the state returned; `at` is after the byte that kept it). `TRIAL`: count the skips
+/// and the bytes they passed over, for the trial's verdict.
+// PERF: counting on every skip after the trial (two stores) was ~10 instructions a skip.
 #[inline(never)]
-fn run_skipping(
+fn run_skipping<const TRIAL: bool>(
     dfa: &hybrid::dfa::DFA,
     cache: &hybrid::dfa::Cache,
     accel: &mut Accel,
@@ -299,7 +342,7 @@ fn run_skipping(
     let mut prev = sid;
     while let Some(&b) = path.get(at) {
         prev = sid;
-        sid = dfa.next_state_untagged(cache, sid, b);
+        sid = step(dfa, cache, sid, b);
         at += 1;
         if sid.is_tagged() {
             break;
@@ -308,8 +351,10 @@ fn run_skipping(
             match accel.get(sid, stride2) {
                 Known::Skip(set) => {
                     let to = set.first_in(path, at);
-                    accel.skips += 1;
-                    accel.skipped += (to - at) as u64;
+                    if TRIAL {
+                        accel.skips += 1;
+                        accel.skipped += (to - at) as u64;
+                    }
                     at = to;
                 }
                 Known::Step => {}
@@ -318,6 +363,37 @@ fn run_skipping(
         }
     }
     (prev, sid, at, false)
+}
+
+/// The transition of the untagged state `sid` on `b`, without a bounds check.
+///
+/// The caller's contract (that of `next_state_untagged_unchecked`): `sid` is untagged, and it
+/// is the state the most recent transition (or start) computed with `cache` returned, for the
+/// DFA `cache` was made for. [`Lazy::fold`] keeps it:
+/// - the cache is replaced when it was made for another DFA (`LazyCache::owner`);
+/// - `run_untagged` and `run_skipping` are entered with an untagged `sid` that the start, a
+///   checked `next_state` or their own previous step has just returned (after learning a
+///   state, which computes other transitions, the next step is a checked one), and they stop
+///   at the first tagged state, the unknown one included, whose transition `fold` computes
+///   with the checked `next_state`;
+/// - a skip does not touch the cache, so `sid` stays the most recent.
+// PERF: the bounds check on the transition table was 2 of the walk's ~12 instructions a
+// byte.
+#[inline(always)]
+fn step(
+    dfa: &hybrid::dfa::DFA,
+    cache: &hybrid::dfa::Cache,
+    sid: LazyStateID,
+    b: u8,
+) -> LazyStateID {
+    // SAFETY: regex-automata requires `sid` to be valid for `cache` (see the contract above,
+    // which every caller keeps); the offset it reads is then within the transition table,
+    // as the checked `next_state_untagged` below verifies in debug builds, where the tests
+    // (the walks against brute force with caches cleared often, and a cache used with the
+    // wrong DFA) would panic on an index outside the table.
+    let next = unsafe { dfa.next_state_untagged_unchecked(cache, sid, b) };
+    debug_assert_eq!(next, dfa.next_state_untagged(cache, sid, b));
+    next
 }
 
 /// Folds the entry of pattern `pid` into `best`.
@@ -334,14 +410,17 @@ fn fold_entry(entries: &[(u64, u8)], pid: usize, best: &mut [u64; 2]) {
 #[derive(Clone, Debug)]
 pub(crate) struct LazyCache {
     cache: hybrid::dfa::Cache,
+    /// The `Lazy::id` of the DFA it was made for.
+    owner: u64,
     accel: Accel,
 }
 
 impl LazyCache {
-    /// An empty cache for `dfa`.
-    pub(crate) fn new(dfa: &hybrid::dfa::DFA) -> LazyCache {
+    /// An empty cache for `dfa`, whose `Lazy::id` is `owner`.
+    fn new(dfa: &hybrid::dfa::DFA, owner: u64) -> LazyCache {
         LazyCache {
             cache: dfa.create_cache(),
+            owner,
             accel: Accel::default(),
         }
     }
@@ -652,6 +731,37 @@ mod tests {
                 assert_eq!(best[1], brute(&PATTERNS, path.as_bytes()), "{path}");
             }
             assert_eq!(cache.accel.mode, want, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_cache_made_for_another_dfa_is_replaced_not_walked() {
+        // Caches of a DFA with many states (learnt, skipping) and of one with few: given to
+        // the other DFA, the walk must not follow the foreign states (with the unchecked
+        // transitions, they would index outside the table).
+        let (big, big_entries) = lazy(&PATTERNS, None);
+        let small_patterns = ["/a", "/*.x$"];
+        let (small, small_entries) = lazy(&small_patterns, None);
+        let mut big_cache = big.create_cache();
+        let long = b"/r/can_i_watch_live_olympic_coverage_anywhere/on.json?sort=new";
+        for _ in 0..(LEARN_AFTER + 2) {
+            let mut best = [0; 2];
+            big.fold(&mut big_cache, &big_entries, long, &mut best)
+                .unwrap();
+        }
+        let paths: [&[u8]; 4] = [b"/a/b.x", b"/r/aaaa.json", long, b"/"];
+        for path in paths {
+            let mut cache = big_cache.clone();
+            let mut best = [0; 2];
+            small
+                .fold(&mut cache, &small_entries, path, &mut best)
+                .unwrap();
+            assert_eq!(best[1], brute(&small_patterns, path));
+            assert_eq!(cache.owner, small.id);
+            let mut cache = small.create_cache();
+            let mut best = [0; 2];
+            big.fold(&mut cache, &big_entries, path, &mut best).unwrap();
+            assert_eq!(best[1], brute(&PATTERNS, path));
         }
     }
 
