@@ -518,6 +518,12 @@ impl HostTable {
 
     #[inline]
     fn probe<'k>(&self, key: &'k [u8], default_port: u16) -> Probe<'k> {
+        self.probe_hashed(key, default_port, self.hash(key, default_port))
+    }
+
+    /// [`HostTable::probe`] with the key's hash already computed (by [`HostTable::hash`]).
+    #[inline]
+    fn probe_hashed<'k>(&self, key: &'k [u8], default_port: u16, hash: u64) -> Probe<'k> {
         let padded = if key.len() <= INLINE_KEY {
             pad32(key)
         } else {
@@ -527,7 +533,7 @@ impl HostTable {
             key,
             padded,
             default_port,
-            hash: self.hash(key, default_port),
+            hash,
         }
     }
 
@@ -555,11 +561,11 @@ impl HostTable {
         }
     }
 
-    /// Starts loading the entry where a probe for `key` would begin, so that the lookup of a
-    /// URL a few lines ahead does not wait for memory.
+    /// Starts loading the entry where a probe for the key of `hash` would begin, so that the
+    /// lookup of a URL a few lines ahead does not wait for memory.
     #[inline]
-    fn prefetch(&self, key: &[u8], default_port: u16) {
-        let i = self.hash(key, default_port) as usize & (self.entries.len() - 1);
+    fn prefetch(&self, hash: u64) {
+        let i = hash as usize & (self.entries.len() - 1);
         prefetch_read(&self.entries[i]);
     }
 
@@ -583,10 +589,11 @@ impl HostTable {
             *slot = None;
             return;
         };
-        let ordinary = robotsmatch::url::ordinary_host(line.text);
-        if let Some((host, port)) = &ordinary {
-            self.prefetch(&line.text[host.clone()], *port);
-        }
+        let ordinary = robotsmatch::url::ordinary_host(line.text).map(|(host, port)| {
+            let hash = self.hash(&line.text[host.clone()], port);
+            self.prefetch(hash);
+            Read { host, port, hash }
+        });
         *slot = Some((line, ordinary));
     }
 
@@ -762,8 +769,20 @@ fn prefetch_read<T>(value: &T) {
     let _ = value;
 }
 
-/// What `url::ordinary_host` read of a text: the host's range and the scheme's default port.
-type Ordinary = Option<(std::ops::Range<usize>, u16)>;
+/// What `url::ordinary_host` read of a text, when it is an ordinary URL.
+type Ordinary = Option<Read>;
+
+/// An ordinary URL's host as read ahead for the prefetch.
+#[derive(Clone, Debug)]
+struct Read {
+    /// The host's range in the text.
+    host: std::ops::Range<usize>,
+    /// The scheme's default port.
+    port: u16,
+    /// The host table's hash of the host and port (computed once, for the prefetch and the
+    /// lookup).
+    hash: u64,
+}
 
 /// One body as a worker holds it: the shared entry and this thread's lazy-DFA cache (boxed,
 /// so that the slots of 10,000 bodies take 160 KiB and stay in cache).
@@ -1123,11 +1142,15 @@ impl Worker {
         // own key; one short scan finds it, and the matcher finds the path (a 200 MB cut of the
         // benchmark log, one thread: 1,915 -> 1,620 instructions per line). Every other URL is
         // split in full.
-        let ordinary = match given_host {
-            Some(_) => None,
+        // `hash`: the host table's hash of the ordinary host, when read ahead.
+        let (ordinary, hash) = match given_host {
+            Some(_) => (None, None),
             // The reading made ahead, for the prefetch, when the URL is the whole line.
-            None if read.is_some() && std::ptr::eq(url, source) => read,
-            None => robotsmatch::url::ordinary_host(url),
+            None if read.is_some() && std::ptr::eq(url, source) => match read {
+                Some(r) => (Some((r.host, r.port)), Some(r.hash)),
+                None => (None, None),
+            },
+            None => (robotsmatch::url::ordinary_host(url), None),
         };
         // Issue 15: host and path from one reading of the URL (`\` after the authority is a
         // `/` for both). `parts` is `None` for an ordinary URL, whose host ends at `host_end`.
@@ -1161,7 +1184,13 @@ impl Worker {
                 (host, default_port, Some(parts))
             }
         };
-        let probe = table.probe(host, default_port.unwrap_or(0));
+        // (`hash` is only set for an ordinary host, which is the key as read ahead.)
+        let probe = match hash {
+            Some(hash) if parts.is_none() => {
+                table.probe_hashed(host, default_port.unwrap_or(0), hash)
+            }
+            _ => table.probe(host, default_port.unwrap_or(0)),
+        };
         let index = match table.find(&probe) {
             Ok(index) => index,
             Err(slot) => {
