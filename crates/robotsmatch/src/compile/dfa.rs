@@ -242,27 +242,12 @@ impl Lazy {
                     (prev, sid, at, false)
                 } else {
                     lazy.accel.sync(cache.clear_count());
-                    if lazy.accel.mode == Mode::Trial {
-                        run_skipping::<true>(
-                            dfa,
-                            cache,
-                            &mut lazy.accel,
-                            self.stride2,
-                            sid,
-                            path,
-                            at,
-                        )
+                    let run = if lazy.accel.mode == Mode::Trial {
+                        run_skipping::<true>
                     } else {
-                        run_skipping::<false>(
-                            dfa,
-                            cache,
-                            &mut lazy.accel,
-                            self.stride2,
-                            sid,
-                            path,
-                            at,
-                        )
-                    }
+                        run_skipping::<false>
+                    };
+                    run(dfa, cache, &mut lazy.accel, self.stride2, sid, path, at)
                 };
                 if sid.is_unknown() {
                     sid = dfa.next_state(cache, prev, path[at - 1]).map_err(|_| ())?;
