@@ -22,8 +22,9 @@
 //! chunks of its own while there is room ahead (so a run of `threads` threads spawns
 //! `threads - 1`, and no thread of the run only waits). With one thread there are no other
 //! workers: the calling thread takes each chunk, processes it and consumes the result. A
-//! memory-mapped file is cut into chunks of at most [`ReadConfig::chunk_size`] bytes, smaller towards the end of the file (a quarter of what is
-//! left per thread, down to 64 KiB), so that both cores stay busy until the last line.
+//! memory-mapped file is cut into chunks of at most [`ReadConfig::chunk_size`] bytes, smaller
+//! towards the end of the file (a quarter of what is left per thread, down to 64 KiB), so that
+//! both cores stay busy until the last line.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -299,7 +300,8 @@ pub fn total_size(logs: &[LogPath]) -> (u64, bool) {
 /// Runs the pipeline over `logs` on `config.threads` workers (the calling thread and
 /// `config.threads - 1` spawned ones). Each worker makes its state with `init`, then
 /// `process` handles one chunk at a time with it; `consume` receives the results in input
-/// order on the calling thread, with the number of input bytes each covers. When `consume` fails (a closed pipe), the workers stop and its error is returned.
+/// order on the calling thread, with the number of input bytes each covers. When `consume`
+/// fails (a closed pipe), the workers stop and its error is returned.
 /// Problems with a log (a truncated gzip, a read error mid-way) are returned in
 /// [`Finished::errors`] after everything that could be read was processed; a log that cannot
 /// be opened is an error (call [`check_logs`] first to have it before any work is done).
