@@ -97,9 +97,8 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
                 if wildcard {
                     g.wildcard = true;
                 } else if !token.is_empty() {
-                    let token = String::from_utf8_lossy(token);
                     for (i, t) in tokens.iter().enumerate().take(64) {
-                        if token.eq_ignore_ascii_case(t) {
+                        if names(token, t) {
                             g.named |= 1 << i;
                         }
                     }
@@ -154,6 +153,19 @@ pub(crate) fn scan(body: &[u8], config: &ParseConfig, agent: &Agent, profile: &P
     Scanned {
         selection,
         patterns,
+    }
+}
+
+/// Whether a `user-agent` line's product `token` is the crawler's token `t`, as the parser
+/// compares them: the token read as UTF-8 (invalid sequences replaced), ASCII case ignored.
+// PERF: an ASCII token (nearly all) is itself as UTF-8, so its bytes are compared directly:
+// the lossy reading was 2% of the instructions of classifying one URL per host.
+#[inline]
+fn names(token: &[u8], t: &str) -> bool {
+    if token.is_ascii() {
+        token.eq_ignore_ascii_case(t.as_bytes())
+    } else {
+        String::from_utf8_lossy(token).eq_ignore_ascii_case(t)
     }
 }
 
@@ -243,9 +255,8 @@ pub(crate) fn decide_once<'b>(
                     seen[n] = true;
                     first_group[n].get_or_insert(groups);
                 } else if !token.is_empty() {
-                    let token = String::from_utf8_lossy(token);
                     for (i, t) in tokens.iter().enumerate().take(n) {
-                        if token.eq_ignore_ascii_case(t) {
+                        if names(token, t) {
                             current.named |= 1 << i;
                             seen[i] = true;
                             first_group[i].get_or_insert(groups);
@@ -331,5 +342,23 @@ pub(crate) fn decide_once<'b>(
         (allowed, None) => (allowed, None),
         (true, Some(_)) => (true, a.1),
         (false, Some(_)) => (false, d.1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names;
+
+    /// The direct comparison of ASCII tokens and the lossy reading of the others agree with
+    /// the parser's: ASCII case ignored, other characters exact, invalid UTF-8 read as U+FFFD.
+    #[test]
+    fn tokens_compare_as_the_parser_compares_them() {
+        assert!(names(b"GoogleBot", "Googlebot"));
+        assert!(!names(b"Googlebot-News", "Googlebot"));
+        assert!(!names(b"Googlebo", "Googlebot"));
+        assert!(names("Bót".as_bytes(), "BóT"));
+        assert!(!names("BÓt".as_bytes(), "Bót"));
+        assert!(names(b"Bot\xFF", "bot\u{FFFD}"));
+        assert!(!names(b"Bot\xFF", "Bot"));
     }
 }
