@@ -235,11 +235,11 @@ impl Lazy {
                 // PERF: chew through untagged states with the bare table lookup (no check for
                 // a state not yet computed), as regex-automata's own search loop does; an
                 // unknown transition comes back tagged and is computed below.
-                let (prev, learn);
-                (prev, sid, at, learn) = if lazy.accel.mode == Mode::Off {
+                let (prev, exit);
+                (prev, sid, at, exit) = if lazy.accel.mode == Mode::Off {
                     let prev;
                     (prev, sid, at) = run_untagged(dfa, cache, sid, path, at);
-                    (prev, sid, at, false)
+                    (prev, sid, at, Exit::Stopped)
                 } else {
                     lazy.accel.sync(cache.clear_count());
                     let run = if lazy.accel.mode == Mode::Trial {
@@ -249,13 +249,25 @@ impl Lazy {
                     };
                     run(dfa, cache, &mut lazy.accel, self.stride2, sid, path, at)
                 };
-                if sid.is_unknown() {
-                    sid = dfa.next_state(cache, prev, path[at - 1]).map_err(|_| ())?;
-                } else if learn {
-                    // `sid` looped on itself on a byte, and is not known well enough.
-                    lazy.accel.learn(dfa, cache, self.stride2, sid)?;
-                    checked = true;
-                    continue;
+                match exit {
+                    Exit::Stopped => {
+                        if sid.is_unknown() {
+                            sid = dfa.next_state(cache, prev, path[at - 1]).map_err(|_| ())?;
+                        }
+                    }
+                    Exit::Learn => {
+                        // `sid` looped on itself on a byte, and is not known well enough.
+                        lazy.accel.learn(dfa, cache, self.stride2, sid)?;
+                        checked = true;
+                        continue;
+                    }
+                    Exit::LearnRun(k) => {
+                        // A skip ended where the run that follows it is not known yet: step
+                        // through it (checked transitions) and remember it.
+                        (sid, at) = lazy.accel.learn_run(dfa, cache, k, sid, path, at)?;
+                        checked = true;
+                        continue;
+                    }
                 }
             }
             if sid.is_tagged() {
@@ -308,11 +320,24 @@ fn run_untagged(
     (prev, sid, path.len() - bytes.len())
 }
 
+/// Why [`run_skipping`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// At a tagged state, or at the end of the path.
+    Stopped,
+    /// At a state that looped on itself and that `accel` wants to learn (`at` is after the
+    /// byte that kept it).
+    Learn,
+    /// After a skip through the looping state of `accel.sets[k]`, whose run is still being
+    /// learnt: the state returned is the looping one, `at` the byte that leaves it.
+    LearnRun(usize),
+}
+
 /// [`run_untagged`], skipping through states that loop on themselves: a state that `accel`
-/// knows to be left by a few bytes only is skipped through to the next of them. Returns also
-/// `true` when it stopped instead on a state that looped on itself and that `accel` wants to
-/// learn (the state returned; `at` is after the byte that kept it). `TRIAL`: count the skips
-/// and the bytes they passed over, for the trial's verdict.
+/// knows to be left by a few bytes only is skipped through to the next of them, and when the
+/// bytes there are the run that usually follows that state (see [`Run`]), past them too.
+/// Returns also why it stopped ([`Exit`]). `TRIAL`: count the skips and the bytes they passed
+/// over, for the trial's verdict.
 // PERF: counting on every skip after the trial (two stores) was ~10 instructions a skip.
 #[inline(never)]
 fn run_skipping<const TRIAL: bool>(
@@ -323,31 +348,56 @@ fn run_skipping<const TRIAL: bool>(
     mut sid: LazyStateID,
     path: &[u8],
     mut at: usize,
-) -> (LazyStateID, LazyStateID, usize, bool) {
+) -> (LazyStateID, LazyStateID, usize, Exit) {
     let mut prev = sid;
     while let Some(&b) = path.get(at) {
         prev = sid;
         sid = step(dfa, cache, sid, b);
         at += 1;
-        if sid.is_tagged() {
-            break;
-        }
-        if sid == prev {
+        // Looks at the state `sid` reached (again after passing over a run).
+        'reached: loop {
+            if sid.is_tagged() {
+                return (prev, sid, at, Exit::Stopped);
+            }
+            if sid != prev {
+                break 'reached;
+            }
             match accel.get(sid, stride2) {
-                Known::Skip(set) => {
+                Known::Skip(set, k) => {
                     let to = set.first_in(path, at);
                     if TRIAL {
                         accel.skips += 1;
                         accel.skipped += (to - at) as u64;
                     }
                     at = to;
+                    let run = &accel.runs[k];
+                    match run.phase {
+                        RunPhase::On if run.matches(path, at) => {
+                            // Past the run. Its last state is not the cache's most recent
+                            // transition, so the step from it takes the bounds-checked
+                            // transition; what that returns is, and the walk goes on.
+                            at += usize::from(run.len);
+                            let Some(&b) = path.get(at) else {
+                                return (sid, run.end, at, Exit::Stopped);
+                            };
+                            prev = run.end;
+                            sid = dfa.next_state_untagged(cache, prev, b);
+                            at += 1;
+                            continue 'reached;
+                        }
+                        RunPhase::Learning { .. } if at < path.len() => {
+                            return (prev, sid, at, Exit::LearnRun(k));
+                        }
+                        RunPhase::On | RunPhase::Learning { .. } | RunPhase::Off => {}
+                    }
                 }
                 Known::Step => {}
-                Known::Learn => return (prev, sid, at, true),
+                Known::Learn => return (prev, sid, at, Exit::Learn),
             }
+            break 'reached;
         }
     }
-    (prev, sid, at, false)
+    (prev, sid, at, Exit::Stopped)
 }
 
 /// The transition of the untagged state `sid` on `b`, without a bounds check.
@@ -361,7 +411,10 @@ fn run_skipping<const TRIAL: bool>(
 ///   state, which computes other transitions, the next step is a checked one), and they stop
 ///   at the first tagged state, the unknown one included, whose transition `fold` computes
 ///   with the checked `next_state`;
-/// - a skip does not touch the cache, so `sid` stays the most recent.
+/// - a skip does not touch the cache, so `sid` stays the most recent;
+/// - after passing over a learnt [`Run`], whose last state is not the most recent, the next
+///   step takes the bounds-checked `next_state_untagged`, and the walk goes on from what it
+///   returned.
 // PERF: the bounds check on the transition table was 2 of the walk's ~12 instructions a
 // byte.
 #[inline(always)]
@@ -452,8 +505,8 @@ const MIN_SKIP_BYTES: u64 = 8;
 
 /// What the walk does on a state that looped on itself.
 enum Known<'a> {
-    /// Skip to the next byte of the set: the others keep the state.
-    Skip(&'a ByteSet),
+    /// Skip to the next byte of the set (the others keep the state); `accel.sets[k]`.
+    Skip(&'a ByteSet, usize),
     /// Step on: too many bytes leave it.
     Step,
     /// Not known (yet).
@@ -475,6 +528,8 @@ struct Accel {
     states: Vec<(LazyStateID, u32)>,
     /// The leaving bytes of the states that have few.
     sets: Vec<ByteSet>,
+    /// For each of `sets`: the run that follows a skip through its state.
+    runs: Vec<Run>,
     mode: Mode,
     /// Walks, skips and bytes skipped during the trial.
     walks: u32,
@@ -487,6 +542,7 @@ impl Accel {
     fn memory_usage(&self) -> usize {
         self.states.capacity() * std::mem::size_of::<(LazyStateID, u32)>()
             + self.sets.capacity() * std::mem::size_of::<ByteSet>()
+            + self.runs.capacity() * std::mem::size_of::<Run>()
     }
 
     /// Counts a walk of the trial, and ends the trial after enough walks or skips: skipping
@@ -503,6 +559,7 @@ impl Accel {
             if self.mode == Mode::Off {
                 self.states = Vec::new();
                 self.sets = Vec::new();
+                self.runs = Vec::new();
             }
         }
     }
@@ -514,6 +571,7 @@ impl Accel {
             self.clears = clears;
             self.states.clear();
             self.sets.clear();
+            self.runs.clear();
         }
     }
 
@@ -526,7 +584,8 @@ impl Accel {
                 if e == STEP {
                     Known::Step
                 } else {
-                    Known::Skip(&self.sets[(e - SKIP) as usize])
+                    let k = (e - SKIP) as usize;
+                    Known::Skip(&self.sets[k], k)
                 }
             }
             _ if index >= MAX_STATE_INDEX => Known::Step,
@@ -562,6 +621,7 @@ impl Accel {
             entry = match leaving_bytes(dfa, cache, sid)? {
                 Some(set) => {
                     self.sets.push(set);
+                    self.runs.push(Run::default());
                     SKIP + (self.sets.len() - 1) as u32
                 }
                 None => STEP,
@@ -569,6 +629,155 @@ impl Accel {
         }
         self.states[index].1 = entry;
         Ok(())
+    }
+
+    /// Steps from `sid`, the looping state of `sets[k]`, through the bytes at `at` (where a
+    /// skip through it ended) with checked transitions, for as long as a [`Run`] may last:
+    /// while the states are untagged and none loops on itself, and at most 16 bytes. Counts
+    /// what it read towards `runs[k]`, and returns the state it reached and where. `Err` when
+    /// that cleared the cache (the states known are then stale: the caller decides the input
+    /// another way) or the cache gave up.
+    #[cold]
+    fn learn_run(
+        &mut self,
+        dfa: &hybrid::dfa::DFA,
+        cache: &mut hybrid::dfa::Cache,
+        k: usize,
+        sid: LazyStateID,
+        path: &[u8],
+        at: usize,
+    ) -> Result<(LazyStateID, usize), ()> {
+        let clears = cache.clear_count();
+        let (mut cur, mut len) = (sid, 0);
+        let mut states = [LazyStateID::default(); 16];
+        while len < 16 && at + len < path.len() {
+            let next = dfa.next_state(cache, cur, path[at + len]).map_err(|_| ())?;
+            if cache.clear_count() != clears {
+                return Err(());
+            }
+            if next.is_tagged() || next == cur {
+                break;
+            }
+            cur = next;
+            states[len] = cur;
+            len += 1;
+        }
+        self.runs[k].observe(&path[at..at + len], &states[..len]);
+        Ok((cur, at + len))
+    }
+}
+
+/// The bytes that usually follow a skip through a looping state, and the state they lead to:
+/// www.reddit.com's rules leave the state of `/r/<name>` on `/`, then step through
+/// `/comments/` byte by byte on nearly every URL. Once known, a skip that ends on those bytes
+/// passes over them with one 16-byte comparison.
+///
+/// A run is learnt by stepping: every state after its first byte is untagged (no match, dead,
+/// quit or unknown state is passed over) and differs from the one before it (a state that
+/// loops is left to the skip), so passing over it changes nothing a walk folds. It holds
+/// states of one generation of the cache: [`Accel::sync`] forgets it when the cache is
+/// cleared.
+#[derive(Clone, Debug, Default)]
+struct Run {
+    /// The run's bytes, little-endian (byte `i` in bits `8i..8i + 8`), and the mask of its
+    /// length.
+    bytes: u128,
+    mask: u128,
+    len: u8,
+    /// The state after the run.
+    end: LazyStateID,
+    phase: RunPhase,
+    /// While learning, the state after each byte of the run.
+    states: [LazyStateID; 16],
+}
+
+/// Where a [`Run`] is in its learning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunPhase {
+    /// `seen`: times in a row that the bytes after a skip started with the run (which is cut
+    /// to what they had in common, at least [`MIN_RUN`] bytes); `tries`: skips looked at so
+    /// far.
+    Learning { seen: u8, tries: u8 },
+    /// Known: skips that end on it pass over it.
+    On,
+    /// No run followed often enough.
+    Off,
+}
+
+impl Default for RunPhase {
+    fn default() -> RunPhase {
+        RunPhase::Learning { seen: 0, tries: 0 }
+    }
+}
+
+/// A run is kept once it followed this many skips in a row.
+const RUN_AFTER: u8 = 3;
+/// After this many skips without a run kept, the state has none.
+const RUN_TRIES: u8 = 32;
+/// Shorter runs are not kept: passing over one costs a return from the walk and a checked
+/// step, about as much as stepping over a few bytes.
+const MIN_RUN: usize = 6;
+
+/// `bytes` (at most 16) as a little-endian integer, and the mask of their length.
+fn pack(bytes: &[u8]) -> (u128, u128) {
+    let mut word = [0u8; 16];
+    word[..bytes.len()].copy_from_slice(bytes);
+    let mask = if bytes.len() == 16 {
+        u128::MAX
+    } else {
+        (1u128 << (8 * bytes.len())) - 1
+    };
+    (u128::from_le_bytes(word), mask)
+}
+
+impl Run {
+    /// Counts the bytes read after a skip (`bytes`, at most 16; `states[i]`: the state after
+    /// `bytes[i]`).
+    fn observe(&mut self, bytes: &[u8], states: &[LazyStateID]) {
+        let RunPhase::Learning { seen, tries } = &mut self.phase else {
+            return;
+        };
+        *tries += 1;
+        let len = usize::from(self.len);
+        let common = (self.bytes.to_le_bytes()[..len].iter())
+            .zip(bytes)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if *seen > 0 && common >= MIN_RUN {
+            // The same run (a prefix of it, as long as the states allow: both walks went
+            // through the same states, the DFA being deterministic).
+            *seen += 1;
+            (self.bytes, self.mask) = pack(&bytes[..common]);
+            self.len = common as u8;
+        } else if bytes.len() >= MIN_RUN {
+            (self.bytes, self.mask) = pack(bytes);
+            self.len = bytes.len() as u8;
+            self.states[..bytes.len()].copy_from_slice(states);
+            *seen = 1;
+        } else {
+            *seen = 0;
+        }
+        if *seen >= RUN_AFTER {
+            self.end = self.states[usize::from(self.len) - 1];
+            self.phase = RunPhase::On;
+        } else if *tries >= RUN_TRIES {
+            self.phase = RunPhase::Off;
+        }
+    }
+
+    /// Whether `path[at..]` starts with the run.
+    #[inline]
+    fn matches(&self, path: &[u8], at: usize) -> bool {
+        match path.get(at..at + 16) {
+            Some(window) => {
+                let word = u128::from_le_bytes(window.try_into().expect("16 bytes"));
+                (word ^ self.bytes) & self.mask == 0
+            }
+            None => {
+                let len = usize::from(self.len);
+                path.len() - at >= len && pack(&path[at..at + len]).0 == self.bytes
+            }
+        }
     }
 }
 
@@ -810,6 +1019,79 @@ mod tests {
             if capacity.is_none() {
                 assert_eq!(gave_up, 0);
                 assert_eq!(cache.accel.sets.is_empty(), mode == Mode::Off);
+            }
+        }
+    }
+
+    /// Paths where the same run follows a skip (`/comments/` after `/r/<name>`), with near
+    /// misses: the run cut short, changed in its last byte, or cut by the end of the path.
+    /// Every walk agrees with brute force; with the default cache the run is learnt and
+    /// passed over, with small ones it is learnt, forgotten at each clear and learnt again.
+    #[test]
+    fn walks_that_pass_over_runs_agree_with_brute_force() {
+        let patterns = [
+            "/*.json",
+            "/r/*/comments/*.rss",
+            "/*?*sort=",
+            "/r/*/comments/*/*/de/*",
+            "/r/*/commentz",
+        ];
+        let mut x: u64 = 2024;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let runs: [&str; 7] = [
+            "/comments/",
+            "/comments/",
+            "/comments/",
+            "/commentz",
+            "/comment/",
+            "/comments",
+            "/comm",
+        ];
+        let tails: [&str; 6] = [".rss", ".json", "?sort=new", "/de/x", "", "/title/de/a.rss"];
+        for capacity in [None, Some(0), Some(8192)] {
+            let (l, entries) = lazy(&patterns, capacity);
+            let mut cache = l.create_cache();
+            cache.accel.mode = Mode::On;
+            let mut gave_up = 0;
+            for _ in 0..3000 {
+                let mut path = b"/r/".to_vec();
+                path.extend(std::iter::repeat_n(
+                    b"abcxyz"[next(6) as usize],
+                    5 + next(20) as usize,
+                ));
+                path.extend_from_slice(runs[next(runs.len() as u64) as usize].as_bytes());
+                if next(4) != 0 {
+                    path.extend(std::iter::repeat_n(b'q', next(12) as usize));
+                    path.extend_from_slice(tails[next(tails.len() as u64) as usize].as_bytes());
+                }
+                let mut best = [0; 2];
+                match l.fold(&mut cache, &entries, &path, &mut best) {
+                    Ok(()) => assert_eq!(
+                        best[1],
+                        brute(&patterns, &path),
+                        "{}",
+                        String::from_utf8_lossy(&path)
+                    ),
+                    Err(()) => gave_up += 1,
+                }
+            }
+            if capacity.is_none() {
+                assert_eq!(gave_up, 0);
+                let known: Vec<Vec<u8>> = (cache.accel.runs.iter())
+                    .filter(|r| r.phase == RunPhase::On)
+                    .map(|r| r.bytes.to_le_bytes()[..usize::from(r.len)].to_vec())
+                    .collect();
+                assert!(
+                    known.iter().any(|r| r.starts_with(b"/comment")),
+                    "{known:?}"
+                );
+            } else if capacity.is_some_and(|c| c > 0) {
+                assert!(cache.cache.clear_count() > 0, "{capacity:?}: never cleared");
             }
         }
     }
