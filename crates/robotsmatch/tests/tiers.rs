@@ -133,3 +133,78 @@ fn threads_decide_while_the_hot_engine_is_built() {
         assert!(engines.contains(&m.engine()));
     }
 }
+
+/// `Allow: /` (and `/*`, the same once its `*` is dropped) matches every path, so the library
+/// folds its key without matching it: every engine still reports such a rule as the deciding
+/// one wherever no longer rule matches, with the priority of the pattern as written (`/*` is
+/// longer than `/`), and a longer rule still wins over it.
+#[test]
+fn every_engine_decides_by_a_slash_rule_that_matches_every_path() {
+    use robotsmatch::EngineChoice;
+    let mut rest = String::new();
+    for i in 0..12 {
+        rest.push_str(&format!("Disallow: /d{i}/*.pdf$\nAllow: /*?*k{i}=\n"));
+    }
+    // (first rule lines, then per URL: allowed and the deciding line). The other rules start
+    // on line 4 (`/d0/*.pdf$`) and line 5 (`/*?*k0=`), two lines per `i`.
+    let files = [
+        (
+            "Allow: /\nDisallow: /$\n",
+            [
+                (true, 2),
+                (true, 2),
+                (true, 2),
+                (false, 10),
+                (true, 2),
+                (true, 15),
+            ],
+        ),
+        (
+            "Allow: /\nDisallow: /*\n",
+            [
+                (false, 3),
+                (false, 3),
+                (false, 3),
+                (false, 10),
+                (false, 3),
+                (true, 15),
+            ],
+        ),
+    ];
+    let urls = [
+        "https://example.com/x/y?z",
+        "https://example.com/x",
+        "https://example.com/ab",
+        "https://example.com/d3/a.pdf",
+        "https://example.com/d3/a.pdfx",
+        "https://example.com/q?a=1&k5=2",
+    ];
+    for (head, want) in files {
+        let body = format!("User-agent: *\n{head}{rest}");
+        let robots = Robots::parse(body.as_bytes());
+        for choice in [
+            EngineChoice::Auto,
+            EngineChoice::Direct,
+            EngineChoice::Lazy,
+            EngineChoice::Split,
+            EngineChoice::Tree,
+            EngineChoice::Dense,
+            EngineChoice::Reference,
+        ] {
+            let m = MatcherBuilder::new()
+                .engine(choice)
+                .tier(Tier::Hot)
+                .build(&robots, "Googlebot");
+            for (url, (allowed, line)) in urls.iter().zip(want) {
+                let d = m.decide(url);
+                check(&m, url, d);
+                assert_eq!(
+                    (d.is_allowed(), d.rule().map(|r| r.line())),
+                    (allowed, Some(line)),
+                    "{head:?} {url} ({choice:?}, {:?})",
+                    d.engine()
+                );
+            }
+        }
+    }
+}
