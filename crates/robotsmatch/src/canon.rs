@@ -345,7 +345,7 @@ fn locate_http(url: &[u8]) -> Option<Located> {
 /// `;`).
 #[inline]
 fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
-    use crate::bytescan::{find2, first_path_stop};
+    use crate::bytescan::{find2_from, first_path_stop_from};
     let n = url.len();
     let slash = url[start] != b'/';
     let span = |end, change| {
@@ -359,10 +359,9 @@ fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
     // The first byte that canonicalisation changes, or the end of the path.
     let mut i = start;
     let change = loop {
-        let Some(k) = first_path_stop(&url[i..]) else {
+        let Some(p) = first_path_stop_from(url, i) else {
             return span(n, None);
         };
-        let p = i + k;
         match url[p] {
             b'#' => return span(p, None),
             b'\\' => return None,
@@ -371,9 +370,9 @@ fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
         }
     };
     // After it, only the fragment and `\` matter.
-    match find2(&url[change..], b'#', b'\\') {
+    match find2_from(url, change, b'#', b'\\') {
         None => span(n, Some(change)),
-        Some(k) if url[change + k] == b'#' => span(change + k, Some(change)),
+        Some(k) if url[k] == b'#' => span(k, Some(change)),
         Some(_) => None,
     }
 }
