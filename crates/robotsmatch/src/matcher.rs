@@ -456,7 +456,8 @@ impl Matcher {
         })
     }
 
-    /// Decides a path that is already canonical (from [`crate::canon::canonical_path`]).
+    /// Decides a path that is already canonical (from [`crate::canon::canonical_path`]): it
+    /// starts with `/`, which rules such as `Allow: /` are taken to match without looking.
     pub fn decide_canonical_with(&self, cache: &mut Cache, path: &[u8]) -> Decision<'_> {
         if cache.owner != self.id {
             *cache = self.create_cache();
