@@ -157,6 +157,7 @@ fn every_engine_decides_by_a_slash_rule_that_matches_every_path() {
                 (false, 10),
                 (true, 2),
                 (true, 15),
+                (false, 3),
             ],
         ),
         (
@@ -168,6 +169,7 @@ fn every_engine_decides_by_a_slash_rule_that_matches_every_path() {
                 (false, 10),
                 (false, 3),
                 (true, 15),
+                (false, 3),
             ],
         ),
     ];
@@ -178,6 +180,8 @@ fn every_engine_decides_by_a_slash_rule_that_matches_every_path() {
         "https://example.com/d3/a.pdf",
         "https://example.com/d3/a.pdfx",
         "https://example.com/q?a=1&k5=2",
+        // `/$` is still a pattern: it matches `/` alone, and outranks `/`.
+        "https://example.com/",
     ];
     for (head, want) in files {
         let body = format!("User-agent: *\n{head}{rest}");
