@@ -207,6 +207,9 @@ struct Inner {
     body_bytes: AtomicU64,
     /// Files that could not be read (their hosts count as without one).
     errors: Mutex<Vec<String>>,
+    /// Whether any host key ends in `_<digits>` (a port): without one, a URL on its scheme's
+    /// default port needs no second lookup.
+    port_keys: bool,
 }
 
 impl std::fmt::Debug for Store {
@@ -221,6 +224,11 @@ impl std::fmt::Debug for Store {
 
 impl Store {
     fn with_files(files: Files, config: StoreConfig, next_index: usize, body_bytes: u64) -> Store {
+        let port_keys = match &files {
+            Files::Single(_) => false,
+            Files::Dir(d) => d.keys().any(|k| has_port(k)),
+            Files::Warc(h) | Files::Bodies(h) => h.keys().any(|k| has_port(k)),
+        };
         Store {
             inner: Arc::new(Inner {
                 files,
@@ -231,6 +239,7 @@ impl Store {
                 next_index: AtomicUsize::new(next_index),
                 body_bytes: AtomicU64::new(body_bytes),
                 errors: Mutex::new(Vec::new()),
+                port_keys,
             }),
         }
     }
@@ -537,8 +546,16 @@ impl Store {
             return Some(e);
         }
         let port = default_port?;
-        let mut key = host.to_vec();
-        key.extend_from_slice(format!("_{port}").as_bytes());
+        // PERF: most stores have no `_<port>` key; then every host without a file looked
+        // itself up twice, and formatted the second key (50,560 times on a 200 MB cut of the
+        // benchmark log: 1% of its instructions).
+        if !self.inner.port_keys {
+            return None;
+        }
+        let mut key = Vec::with_capacity(host.len() + 6);
+        key.extend_from_slice(host);
+        key.push(b'_');
+        key.extend_from_slice(port.to_string().as_bytes());
         self.load(&key)
     }
 
@@ -646,6 +663,14 @@ fn name_bytes(name: &std::ffi::OsStr) -> Option<Vec<u8>> {
     }
 }
 
+/// Whether a host key ends in `_<digits>`, the form of a key for a non-default port.
+fn has_port(key: &[u8]) -> bool {
+    key.iter().rposition(|&b| b == b'_').is_some_and(|at| {
+        let digits = &key[at + 1..];
+        !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -677,6 +702,37 @@ mod tests {
         assert!(store.rules_for(b"port.example", Some(443)).is_some());
         assert!(store.rules_for(b"none.example", Some(443)).is_none());
         assert_eq!(store.compiled_count(), 2);
+    }
+
+    #[test]
+    fn only_a_key_ending_in_an_underscore_and_digits_names_a_port() {
+        for (key, port) in [
+            (&b"port.example_443"[..], true),
+            (b"a_1", true),
+            (b"a_b_8080", true),
+            (b"a_", false),
+            (b"a_44x", false),
+            (b"a_1.example", false),
+            (b"a_1_", false),
+            (b"example.com", false),
+            (b"", false),
+        ] {
+            assert_eq!(has_port(key), port, "{}", String::from_utf8_lossy(key));
+        }
+        // A directory store with a port key looks it up for a URL on the default port.
+        let dir = std::env::temp_dir().join(format!("robotsmatch-port-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("port.example_443.txt"),
+            "User-agent: *\nDisallow: /\n",
+        )
+        .unwrap();
+        let store = Store::open(&dir, StoreConfig::new("Googlebot")).unwrap();
+        let found = store.rules_for(b"port.example", Some(443)).is_some();
+        let other = store.rules_for(b"port.example", Some(80)).is_some();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(found);
+        assert!(!other);
     }
 
     /// Threads that meet the same body at once compile it once: the others wait for it.
