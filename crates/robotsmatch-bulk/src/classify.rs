@@ -650,30 +650,25 @@ impl HostTable {
     }
 
     fn key<'a>(&'a self, e: &'a HostEntry) -> &'a [u8] {
-        let len = e.key_len as usize;
-        if len <= INLINE_KEY {
-            &e.key[..len]
-        } else {
-            let mut start = [0u8; 8];
-            start.copy_from_slice(&e.key[..8]);
-            let start = u64::from_le_bytes(start) as usize;
-            &self.long_keys[start..start + len]
-        }
-    }
-
-    /// The occupied entries.
-    fn iter(&self) -> impl Iterator<Item = &HostEntry> {
-        self.entries.iter().filter(|e| e.key_len != EMPTY)
-    }
-
-    /// The occupied entries.
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut HostEntry> {
-        self.entries.iter_mut().filter(|e| e.key_len != EMPTY)
+        entry_key(e, &self.long_keys)
     }
 
     /// Heap bytes held.
     fn memory_usage(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<HostEntry>() + self.long_keys.capacity()
+    }
+}
+
+/// The key of an occupied entry of a table whose long keys are `long_keys`.
+fn entry_key<'a>(e: &'a HostEntry, long_keys: &'a [u8]) -> &'a [u8] {
+    let len = e.key_len as usize;
+    if len <= INLINE_KEY {
+        &e.key[..len]
+    } else {
+        let mut start = [0u8; 8];
+        start.copy_from_slice(&e.key[..8]);
+        let start = u64::from_le_bytes(start) as usize;
+        &long_keys[start..start + len]
     }
 }
 
@@ -951,7 +946,8 @@ impl Worker {
     /// own: a host already in `summary` costs a lookup, not an allocation.
     // PERF: the 1 GB log's two workers each built a map of 65,000 hosts, then one was merged
     // into the other: 41-50 ms on one thread after the parallel work (workers dropped
-    // included); adding both into one map takes 26-36 ms.
+    // included); adding both into one map took 26-36 ms, and 23 ms once the map was faster
+    // (16 + 7 ms); in one pass over the table into the summary's own table 13 ms (8 + 5 ms).
     pub fn add_summary_to(&mut self, summary: &mut Summary) {
         let c = std::mem::take(&mut self.counts);
         let mut part = Summary {
@@ -975,19 +971,19 @@ impl Worker {
             });
         }
         if self.count_hosts {
+            let table = &mut self.table;
             if summary.hosts.is_empty() {
-                // (Into a map that holds hosts already, most are the same: no reserve, which
-                // would double its size.)
-                let counted = self.table.iter().filter(|e| e.counts != [0, 0]).count();
-                summary.hosts.reserve(counted);
+                // (Into a table that holds hosts already, most are the same: no reserve,
+                // which would double its size.)
+                summary.hosts.reserve(table.len, 0);
             }
-            for e in self.table.iter() {
-                if e.counts != [0, 0] {
-                    summary.add_host(self.table.key(e), e.counts[0], e.counts[1]);
+            // One pass: each entry read, added and reset while its line is in cache.
+            let long_keys = &table.long_keys;
+            for e in table.entries.iter_mut() {
+                if e.key_len != EMPTY && e.counts != [0, 0] {
+                    summary.hosts.add(entry_key(e, long_keys), e.counts);
+                    e.counts = [0, 0];
                 }
-            }
-            for e in self.table.iter_mut() {
-                e.counts = [0, 0];
             }
         }
         for ((body, line), hit) in self.rules.drain() {
