@@ -212,6 +212,9 @@ pub(crate) struct HostCounts {
     table: hashbrown::HashTable<HostCount>,
     /// Every key, in the order the hosts were added.
     keys: Vec<u8>,
+    /// Seeded per table, as the workers' host tables are: a log cannot choose its hosts to
+    /// collide.
+    hasher: foldhash::fast::RandomState,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -243,9 +246,7 @@ impl HostCounts {
 
     /// Adds `counts` to a host's (a new host starts at zero).
     pub(crate) fn add(&mut self, host: &[u8], counts: [u64; 2]) {
-        // A fixed hash: the table is not exposed to the hosts' choice of names beyond what a
-        // log can do to any hash table of its hosts, and the order of `iter` is arbitrary.
-        let hash = foldhash::fast::FixedState::default().hash_one(host);
+        let hash = self.hasher.hash_one(host);
         let keys = &self.keys;
         let found = self.table.find_mut(hash, |e| {
             e.hash == hash && &keys[e.start..e.start + e.len] == host
