@@ -975,13 +975,13 @@ impl Worker {
             if summary.hosts.is_empty() {
                 // (Into a table that holds hosts already, most are the same: no reserve,
                 // which would double its size.)
-                summary.hosts.reserve(table.len, 0);
+                summary.hosts.reserve(table.len);
             }
             // One pass: each entry read, added and reset while its line is in cache.
             let long_keys = &table.long_keys;
             for e in table.entries.iter_mut() {
                 if e.key_len != EMPTY && e.counts != [0, 0] {
-                    summary.hosts.add(entry_key(e, long_keys), e.counts);
+                    summary.add_host(entry_key(e, long_keys), e.counts);
                     e.counts = [0, 0];
                 }
             }

@@ -68,6 +68,7 @@
 
 pub mod classify;
 mod error;
+mod keys;
 pub mod logline;
 pub mod reader;
 pub mod store;

@@ -25,7 +25,6 @@
 //! maps are locked only the first time a thread meets a host.
 
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -36,6 +35,7 @@ use robotsmatch::fetch::{Availability, Outcome as FetchOutcome, Reason};
 use robotsmatch::{Agent, Matcher, MatcherBuilder, ParseConfig};
 
 use crate::error::{Error, ErrorKind};
+use crate::keys::KeyTable;
 use crate::warc;
 
 /// The store's maps, keyed by host names and body hashes: foldhash, seeded per process (SipHash
@@ -665,87 +665,58 @@ fn name_bytes(name: &std::ffi::OsStr) -> Option<&[u8]> {
 }
 
 /// The `<host>.txt` files (and `<host>/robots.txt`) of a directory store: host key to file
-/// name, every key in one buffer.
+/// name.
 // PERF: a map of `Vec<u8>` keys to full paths took four allocations per file (the name, its
 // bytes, the lower-case key, the joined path) and grew by rehashing every key: listing the
 // 15,345 files of the real store took 13-15 ms before any URL was read (the whole of a job
 // of a few URLs); this index takes about 10 ms, most of it the kernel's directory read.
 struct DirIndex {
     dir: PathBuf,
-    table: hashbrown::HashTable<DirFile>,
-    /// Every key, lower case, one after the other.
-    keys: Vec<u8>,
+    /// Lower-case host key to (index into `names`, `<host>/robots.txt` rather than
+    /// `<host>.txt`).
+    files: KeyTable<(usize, bool)>,
     /// The file (or directory) names, as listed.
     names: Vec<std::ffi::OsString>,
-    hasher: foldhash::fast::RandomState,
-}
-
-struct DirFile {
-    hash: u64,
-    /// The key is `keys[start..start + len]`.
-    start: usize,
-    len: usize,
-    /// Index into `names`.
-    name: usize,
-    /// `<host>/robots.txt` rather than `<host>.txt`.
-    nested: bool,
+    /// The key being filed, lower-cased (reused from file to file).
+    key: Vec<u8>,
 }
 
 impl DirIndex {
     fn new(dir: &Path) -> DirIndex {
         DirIndex {
             dir: dir.to_path_buf(),
-            table: hashbrown::HashTable::new(),
-            keys: Vec::new(),
+            files: KeyTable::default(),
             names: Vec::new(),
-            hasher: foldhash::fast::RandomState::default(),
+            key: Vec::new(),
         }
     }
 
     fn len(&self) -> usize {
-        self.table.len()
+        self.files.len()
     }
 
     /// Files the host named by the first `key_len` bytes of `name` (any case) to `name`; a
     /// later file of the same key replaces an earlier one.
     fn insert(&mut self, name: std::ffi::OsString, key_len: usize, nested: bool) {
-        let start = self.keys.len();
         let Some(bytes) = name_bytes(&name) else {
             return;
         };
-        let host = &bytes[..key_len.min(bytes.len())];
-        self.keys.extend(host.iter().map(u8::to_ascii_lowercase));
-        let len = self.keys.len() - start;
-        let hash = self.hasher.hash_one(&self.keys[start..]);
-        let name_at = self.names.len();
+        self.key.clear();
+        self.key.extend(
+            bytes[..key_len.min(bytes.len())]
+                .iter()
+                .map(u8::to_ascii_lowercase),
+        );
+        let file = (self.names.len(), nested);
         self.names.push(name);
-        let keys = &self.keys;
-        let found = self.table.find_mut(hash, |f| {
-            f.hash == hash && keys[f.start..f.start + f.len] == keys[start..]
-        });
-        if let Some(f) = found {
-            (f.name, f.nested) = (name_at, nested);
-            self.keys.truncate(start);
-            return;
-        }
-        let file = DirFile {
-            hash,
-            start,
-            len,
-            name: name_at,
-            nested,
-        };
-        self.table.insert_unique(hash, file, |f| f.hash);
+        *self.files.entry(&self.key, || file) = file;
     }
 
     /// The path of the file of a host key (lower case).
     fn get(&self, key: &[u8]) -> Option<PathBuf> {
-        let hash = self.hasher.hash_one(key);
-        let f = self.table.find(hash, |f| {
-            f.hash == hash && &self.keys[f.start..f.start + f.len] == key
-        })?;
-        let path = self.dir.join(&self.names[f.name]);
-        Some(if f.nested {
+        let &(name, nested) = self.files.get(key)?;
+        let path = self.dir.join(&self.names[name]);
+        Some(if nested {
             path.join("robots.txt")
         } else {
             path
@@ -754,9 +725,7 @@ impl DirIndex {
 
     /// Every key.
     fn keys(&self) -> impl Iterator<Item = &[u8]> {
-        self.table
-            .iter()
-            .map(|f| &self.keys[f.start..f.start + f.len])
+        self.files.iter().map(|(k, _)| k)
     }
 }
 

@@ -6,8 +6,8 @@
 //! the thread count and of how the input was cut into chunks.
 
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 
+use crate::keys::KeyTable;
 use crate::logline::Malformed;
 
 /// How many malformed lines a summary keeps in full (the first ones, in input order).
@@ -40,7 +40,11 @@ pub struct Summary {
     pub malformed_lines: Vec<MalformedLine>,
     /// Inputs without a URL by reason ([`Malformed::index`]): see [`Summary::invalid_by`].
     pub(crate) reasons: [u64; Malformed::ALL.len()],
-    pub(crate) hosts: HostCounts,
+    /// Host key to its counts (allowed, disallowed).
+    // PERF: a map of `Vec<u8>` keys allocated every host's key on its own: moving the 65,817
+    // hosts of the 1 GB benchmark log's worker into it took 15 ms after the parallel work, and
+    // the second worker's 7 ms more (2 threads); into this table, read in one pass, 8 and 5 ms.
+    pub(crate) hosts: KeyTable<[u64; 2]>,
     /// (body index, rule line) to its tally.
     pub(crate) rules: HashMap<(usize, u32), RuleTally, foldhash::fast::RandomState>,
 }
@@ -116,7 +120,11 @@ impl Summary {
 
     /// Every host seen, in no particular order.
     pub fn hosts(&self) -> impl Iterator<Item = HostTally<'_>> {
-        self.hosts.iter()
+        self.hosts.iter().map(|(host, c)| HostTally {
+            host,
+            allowed: c[0],
+            disallowed: c[1],
+        })
     }
 
     /// The `n` hosts with the most URLs (ties by host name).
@@ -174,10 +182,8 @@ impl Summary {
             self.malformed_lines.sort_by_key(|m| (m.log, m.line));
             self.malformed_lines.truncate(MALFORMED_KEPT);
         }
-        self.hosts
-            .reserve(other.hosts.len(), other.hosts.keys.len());
-        for h in other.hosts.iter() {
-            self.hosts.add(h.host, [h.allowed, h.disallowed]);
+        for (host, &counts) in other.hosts.iter() {
+            self.add_host(host, counts);
         }
         for (key, tally) in other.rules {
             self.add_rule(key, tally);
@@ -199,84 +205,12 @@ impl Summary {
             }
         }
     }
-}
 
-/// The per-host counts of a summary: a hash table of small entries (the key's hash, where the
-/// key is, the two counts), the keys one after another in one buffer.
-// PERF: a map of `Vec<u8>` keys allocated every host's key on its own: moving the 65,817 hosts
-// of the 1 GB benchmark log's worker into it took 15 ms after the parallel work, and the
-// second worker's 7 ms more (2 threads); into this table 9 and 6 ms (8 and 5 ms with the
-// worker's table read in one pass).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct HostCounts {
-    table: hashbrown::HashTable<HostCount>,
-    /// Every key, in the order the hosts were added.
-    keys: Vec<u8>,
-    /// Seeded per table, as the workers' host tables are: a log cannot choose its hosts to
-    /// collide.
-    hasher: foldhash::fast::RandomState,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct HostCount {
-    hash: u64,
-    /// The key is `keys[start..start + len]`.
-    start: usize,
-    len: usize,
-    /// Allowed, disallowed.
-    counts: [u64; 2],
-}
-
-impl HostCounts {
-    /// The number of hosts.
-    pub(crate) fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    /// Whether there is no host.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
-    /// Makes room for `hosts` more hosts with `key_bytes` bytes of keys.
-    pub(crate) fn reserve(&mut self, hosts: usize, key_bytes: usize) {
-        self.table.reserve(hosts, |e| e.hash);
-        self.keys.reserve(key_bytes);
-    }
-
-    /// Adds `counts` to a host's (a new host starts at zero).
-    pub(crate) fn add(&mut self, host: &[u8], counts: [u64; 2]) {
-        let hash = self.hasher.hash_one(host);
-        let keys = &self.keys;
-        let found = self.table.find_mut(hash, |e| {
-            e.hash == hash && &keys[e.start..e.start + e.len] == host
-        });
-        if let Some(e) = found {
-            e.counts[0] += counts[0];
-            e.counts[1] += counts[1];
-            return;
-        }
-        let start = self.keys.len();
-        self.keys.extend_from_slice(host);
-        self.table.insert_unique(
-            hash,
-            HostCount {
-                hash,
-                start,
-                len: host.len(),
-                counts,
-            },
-            |e| e.hash,
-        );
-    }
-
-    /// Every host, in no particular order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = HostTally<'_>> {
-        self.table.iter().map(|e| HostTally {
-            host: &self.keys[e.start..e.start + e.len],
-            allowed: e.counts[0],
-            disallowed: e.counts[1],
-        })
+    /// Adds a host's counts (allowed, disallowed).
+    pub(crate) fn add_host(&mut self, host: &[u8], counts: [u64; 2]) {
+        let c = self.hosts.entry(host, || [0, 0]);
+        c[0] += counts[0];
+        c[1] += counts[1];
     }
 }
 
@@ -307,7 +241,7 @@ mod tests {
             }],
             ..Summary::default()
         };
-        a.hosts.add(b"a.example", [2, 0]);
+        a.add_host(b"a.example", [2, 0]);
         a.add_rule((1, 2), tally(3, "late.example", 50));
         let mut b = Summary {
             disallowed: 1,
@@ -320,8 +254,8 @@ mod tests {
             }],
             ..Summary::default()
         };
-        b.hosts.add(b"a.example", [0, 1]);
-        b.hosts.add(b"b.example", [5, 0]);
+        b.add_host(b"a.example", [0, 1]);
+        b.add_host(b"b.example", [5, 0]);
         b.add_rule((1, 2), tally(4, "early.example", 7));
         a.merge(b);
         assert_eq!((a.urls(), a.malformed), (3, 2));
@@ -340,32 +274,6 @@ mod tests {
         );
     }
 
-    /// The host table against a map: every key once, its counts summed, whatever its length
-    /// (the empty key too) and however the adds interleave.
-    #[test]
-    fn host_counts_sum_each_key_once() {
-        let mut counts = HostCounts::default();
-        let mut model = std::collections::BTreeMap::<Vec<u8>, [u64; 2]>::new();
-        for round in 0..3u64 {
-            for i in 0..3000u64 {
-                let j = (i * 7919 + round * 13) % 3000;
-                let key = format!("{j}.").repeat((j % 40) as usize).into_bytes();
-                let add = [j % 3 + round, (j + round) % 2];
-                counts.add(&key, add);
-                let m = model.entry(key).or_default();
-                m[0] += add[0];
-                m[1] += add[1];
-            }
-        }
-        let mut got: Vec<(Vec<u8>, [u64; 2])> = counts
-            .iter()
-            .map(|h| (h.host.to_vec(), [h.allowed, h.disallowed]))
-            .collect();
-        got.sort();
-        assert_eq!(got.len(), counts.len());
-        assert_eq!(got, model.into_iter().collect::<Vec<_>>());
-    }
-
     /// `top_hosts` selects before it sorts: the list must be the first `n` of the whole
     /// order (most URLs first, ties by host name), whatever `n` and however many ties.
     #[test]
@@ -374,7 +282,7 @@ mod tests {
         for i in 0..500u64 {
             // Few distinct counts: many ties, broken by the name.
             let (allowed, disallowed) = ((i * 7919) % 5, (i * 104_729) % 3);
-            s.hosts.add(
+            s.add_host(
                 format!("h{:03}.example", (i * 37) % 500).as_bytes(),
                 [allowed, disallowed],
             );
