@@ -22,7 +22,7 @@
 //! |---|---|---|
 //! | [`Engine::Trivial`] | — | no pattern needs matching (no rules, or only `*` / empty ones) |
 //! | [`Engine::Direct`] | [`pattern`] | the cold tier; the only tier for at most 8 patterns |
-//! | [`Engine::Tree`] | [`tree`] | the hot tier for most files: a radix tree of the literal prefixes, and the pieces of wildcard patterns searched where the walk activates them |
+//! | [`Engine::Tree`] | [`tree`], [`columns`] | the hot tier for most files: a radix tree of the literal prefixes, and the pieces of wildcard patterns searched where the walk activates them |
 //! | [`Engine::Dense`] | [`dfa`] | only when forced: ONE dense DFA of every pattern |
 //! | [`Engine::Lazy`] | [`dfa`] | the hot tier for small files (at most 128 patterns) with 5 to 64 wildcard patterns: ONE lazy DFA of every pattern, one pass over the path |
 //! | [`Engine::Split`] | [`literal`], [`exact`], [`dfa`], [`filtered`] | only when forced: literal prefixes in an anchored Aho-Corasick automaton, literal `$` patterns in a hash map, wildcards in a dense or lazy DFA (or, past 32, behind a literal prefilter) |
@@ -32,6 +32,7 @@
 //! corpus the tree builds 9x faster than the dense DFAs and 3x faster than the split layout and
 //! decides as fast; they stay as forced choices, checked by the same tests.
 
+pub(crate) mod columns;
 pub(crate) mod dfa;
 pub(crate) mod exact;
 pub(crate) mod filtered;

@@ -15,7 +15,8 @@
 //! leftmost occurrence after the previous one (a `memchr` / `memmem` searcher built once), which
 //! finds a match whenever one exists; an anchored pattern's last piece must end the path (one
 //! comparison). A node with many children first scans the path once with an Aho-Corasick
-//! automaton of their pieces, so only the children whose piece occurs are searched.
+//! automaton of their pieces (a DFA laid out by byte class, [`super::columns`], when it fits
+//! the dense budget), so only the children whose piece occurs are searched.
 //!
 //! Verdict pruning: the walk collects the literal matches first. Let `floor` be the higher
 //! priority of the best Allow and the best Disallow so far: a pattern of lower priority can
@@ -25,6 +26,7 @@
 
 use std::collections::HashMap;
 
+use super::columns::Columns;
 use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
 use crate::bytescan::{load8, same};
 use crate::profile::Precedence;
@@ -141,11 +143,11 @@ struct Multi {
     skip: Option<aho_corasick::packed::Searcher>,
 }
 
-/// A DFA when it fits the dense budget, else a compact NFA.
+/// A DFA when it fits the dense budget (copied into [`Columns`]), else a compact NFA.
 #[derive(Clone, Debug)]
 enum MultiAutomaton {
-    Dfa(aho_corasick::dfa::DFA),
-    Nfa(aho_corasick::nfa::contiguous::NFA),
+    Dfa(Columns),
+    Nfa(Box<aho_corasick::nfa::contiguous::NFA>),
     /// Past [`MULTI_MAX_AC`] pieces: a radix trie of the pieces, walked from every position.
     Trie(PieceTrie),
 }
@@ -376,20 +378,19 @@ impl Multi {
         let automaton = if pieces.len() > MULTI_MAX_AC {
             MultiAutomaton::Trie(PieceTrie::build(pieces))
         } else if estimate <= dense_budget {
-            MultiAutomaton::Dfa(
-                aho_corasick::dfa::Builder::new()
-                    .match_kind(aho_corasick::MatchKind::Standard)
-                    .start_kind(aho_corasick::StartKind::Unanchored)
-                    .build(pieces)
-                    .ok()?,
-            )
+            let dfa = aho_corasick::dfa::Builder::new()
+                .match_kind(aho_corasick::MatchKind::Standard)
+                .start_kind(aho_corasick::StartKind::Unanchored)
+                .build(pieces)
+                .ok()?;
+            MultiAutomaton::Dfa(Columns::new(&dfa, pieces)?)
         } else {
-            MultiAutomaton::Nfa(
+            MultiAutomaton::Nfa(Box::new(
                 aho_corasick::nfa::contiguous::Builder::new()
                     .match_kind(aho_corasick::MatchKind::Standard)
                     .build(pieces)
                     .ok()?,
-            )
+            ))
         };
         let skip = if pieces.len() > MULTI_MAX_SKIP {
             None
@@ -409,12 +410,11 @@ impl Multi {
     }
 
     fn memory_usage(&self) -> usize {
-        use aho_corasick::automaton::Automaton as _;
         self.piece.len() * 8
             + self.skip.as_ref().map_or(0, |s| s.memory_usage())
             + match &self.automaton {
                 MultiAutomaton::Dfa(d) => d.memory_usage(),
-                MultiAutomaton::Nfa(n) => n.memory_usage(),
+                MultiAutomaton::Nfa(n) => aho_corasick::automaton::Automaton::memory_usage(&**n),
                 MultiAutomaton::Trie(t) => t.memory_usage(),
             }
     }
@@ -423,7 +423,7 @@ impl Multi {
     fn scan(&self, path: &[u8], occ: &mut Occurrences) {
         match &self.automaton {
             MultiAutomaton::Dfa(d) => self.scan_with(d, path, occ),
-            MultiAutomaton::Nfa(n) => self.scan_with(n, path, occ),
+            MultiAutomaton::Nfa(n) => self.scan_with(&**n, path, occ),
             MultiAutomaton::Trie(t) => {
                 occ.state = 1;
                 occ.len = 0;
@@ -444,16 +444,11 @@ impl Multi {
     }
 
     #[inline]
-    fn scan_with<A: aho_corasick::automaton::Automaton>(
-        &self,
-        a: &A,
-        path: &[u8],
-        occ: &mut Occurrences,
-    ) {
+    fn scan_with<A: PieceAutomaton>(&self, a: &A, path: &[u8], occ: &mut Occurrences) {
         occ.state = 1;
         occ.len = 0;
         occ.spill.clear();
-        let Ok(mut sid) = a.start_state(aho_corasick::Anchored::No) else {
+        let Some(mut sid) = a.start() else {
             occ.state = 2;
             return;
         };
@@ -469,7 +464,7 @@ impl Multi {
                         Some(m) => at = m.start(),
                     }
                 }
-                sid = a.next_state(aho_corasick::Anchored::No, sid, path[at]);
+                sid = a.next(sid, path[at]);
                 at += 1;
                 if a.is_match(sid) && !self.record(a, sid, at, occ) {
                     return;
@@ -480,7 +475,7 @@ impl Multi {
         }
         let pre = a.prefilter();
         while at < path.len() {
-            (sid, at) = run_ordinary(a, sid, path, at);
+            (sid, at) = a.run(sid, path, at);
             if !a.is_special(sid) {
                 // The end of the path, in an ordinary state.
                 break;
@@ -506,15 +501,15 @@ impl Multi {
     /// Records the occurrences of the pieces that match state `sid` reports, ending at `end`;
     /// false (and the scan given up) past [`MAX_HITS`].
     #[inline]
-    fn record<A: aho_corasick::automaton::Automaton>(
+    fn record<A: PieceAutomaton>(
         &self,
         a: &A,
-        sid: aho_corasick::automaton::StateID,
+        sid: A::State,
         end: usize,
         occ: &mut Occurrences,
     ) -> bool {
         for i in 0..a.match_len(sid) {
-            let id = a.match_pattern(sid, i).as_usize();
+            let id = a.match_id(sid, i);
             if occ.len == MAX_HITS {
                 occ.state = 2;
                 return false;
@@ -523,6 +518,102 @@ impl Multi {
             occ.push((self.piece[id], start as u32));
         }
         true
+    }
+}
+
+/// What [`Multi`]'s scan needs of an automaton of the pieces: [`Columns`] (a DFA) or
+/// aho-corasick's contiguous NFA (sets too large for the dense budget).
+trait PieceAutomaton {
+    type State: Copy + Eq;
+    /// The unanchored start state.
+    fn start(&self) -> Option<Self::State>;
+    /// The state after `s` reads `b`.
+    fn next(&self, s: Self::State, b: u8) -> Self::State;
+    /// Steps from `s` through `path[at..]` until it enters a special state (a match, or the
+    /// start state when there is a prefilter); returns that state and the index after the
+    /// byte that entered it, or the last state and `path.len()`.
+    fn run(&self, s: Self::State, path: &[u8], at: usize) -> (Self::State, usize);
+    fn is_special(&self, s: Self::State) -> bool;
+    fn is_match(&self, s: Self::State) -> bool;
+    /// The prefilter to skip with from the start state.
+    fn prefilter(&self) -> Option<&aho_corasick::automaton::Prefilter>;
+    /// The number of pieces that end in state `s`.
+    fn match_len(&self, s: Self::State) -> usize;
+    /// The automaton's pattern id of the `i`-th piece that ends in state `s`.
+    fn match_id(&self, s: Self::State, i: usize) -> usize;
+}
+
+impl PieceAutomaton for Columns {
+    type State = u32;
+    #[inline]
+    fn start(&self) -> Option<u32> {
+        Some(Columns::start(self))
+    }
+    #[inline]
+    fn next(&self, s: u32, b: u8) -> u32 {
+        Columns::next(self, s, b)
+    }
+    #[inline]
+    fn run(&self, s: u32, path: &[u8], at: usize) -> (u32, usize) {
+        Columns::run(self, s, path, at)
+    }
+    #[inline]
+    fn is_special(&self, s: u32) -> bool {
+        Columns::is_special(self, s)
+    }
+    #[inline]
+    fn is_match(&self, s: u32) -> bool {
+        Columns::is_match(self, s)
+    }
+    #[inline]
+    fn prefilter(&self) -> Option<&aho_corasick::automaton::Prefilter> {
+        Columns::prefilter(self)
+    }
+    #[inline]
+    fn match_len(&self, s: u32) -> usize {
+        self.matches(s).len()
+    }
+    #[inline]
+    fn match_id(&self, s: u32, i: usize) -> usize {
+        self.matches(s)[i] as usize
+    }
+}
+
+impl PieceAutomaton for aho_corasick::nfa::contiguous::NFA {
+    type State = aho_corasick::automaton::StateID;
+    #[inline]
+    fn start(&self) -> Option<Self::State> {
+        use aho_corasick::automaton::Automaton as _;
+        self.start_state(aho_corasick::Anchored::No).ok()
+    }
+    #[inline]
+    fn next(&self, s: Self::State, b: u8) -> Self::State {
+        use aho_corasick::automaton::Automaton as _;
+        self.next_state(aho_corasick::Anchored::No, s, b)
+    }
+    #[inline]
+    fn run(&self, s: Self::State, path: &[u8], at: usize) -> (Self::State, usize) {
+        run_ordinary(self, s, path, at)
+    }
+    #[inline]
+    fn is_special(&self, s: Self::State) -> bool {
+        aho_corasick::automaton::Automaton::is_special(self, s)
+    }
+    #[inline]
+    fn is_match(&self, s: Self::State) -> bool {
+        aho_corasick::automaton::Automaton::is_match(self, s)
+    }
+    #[inline]
+    fn prefilter(&self) -> Option<&aho_corasick::automaton::Prefilter> {
+        aho_corasick::automaton::Automaton::prefilter(self)
+    }
+    #[inline]
+    fn match_len(&self, s: Self::State) -> usize {
+        aho_corasick::automaton::Automaton::match_len(self, s)
+    }
+    #[inline]
+    fn match_id(&self, s: Self::State, i: usize) -> usize {
+        aho_corasick::automaton::Automaton::match_pattern(self, s, i).as_usize()
     }
 }
 
