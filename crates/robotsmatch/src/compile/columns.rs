@@ -21,7 +21,8 @@ use aho_corasick::Anchored;
 #[derive(Clone, Debug)]
 pub(crate) struct Columns {
     /// `trans[class * states + s]`: the state after `s` reads a byte of `class`.
-    trans: Box<[u32]>,
+    // PERF: 16-bit states: d-wildcards' table 109 -> 55 KB, decisions 1% faster (within noise).
+    trans: Box<[u16]>,
     /// Per byte, the start of its class's column in `trans` (`class * states`).
     column: Box<[u32; 256]>,
     /// The number of states.
@@ -45,7 +46,8 @@ pub(crate) struct Columns {
 impl Columns {
     /// Copies `dfa`, an unanchored DFA of `pieces` with the standard match kind; `None` if its
     /// start state cannot be had or a transition leads to a dead state (neither happens for
-    /// such a DFA), or if the table would hold more than `u32::MAX` entries.
+    /// such a DFA), or if it has more than 65,536 states (the table holds 16-bit states: half
+    /// the memory; the dense budget keeps the tree's automata far below that).
     pub(crate) fn new(dfa: &aho_corasick::dfa::DFA, pieces: &[&[u8]]) -> Option<Columns> {
         // Classes: every byte that occurs in a piece is a class of its own; all the others are
         // class 0, since reading one of them leaves no piece under way (the state after it is
@@ -94,7 +96,7 @@ impl Columns {
             }
         }
         let states = order.len();
-        if classes.checked_mul(states)? > u32::MAX as usize {
+        if states > usize::from(u16::MAX) + 1 || classes.checked_mul(states)? > u32::MAX as usize {
             return None;
         }
         // Ordinary states, then the start state if it is special, then the match states.
@@ -120,10 +122,10 @@ impl Columns {
         for t in &mut rows {
             *t = renumber[*t as usize];
         }
-        let mut trans = vec![0u32; classes * states].into_boxed_slice();
+        let mut trans = vec![0u16; classes * states].into_boxed_slice();
         for (c, column) in trans.chunks_exact_mut(states).enumerate() {
             for (to, &old) in column.iter_mut().zip(&by_rank) {
-                *to = rows[old as usize * classes + c];
+                *to = rows[old as usize * classes + c] as u16;
             }
         }
         let mut match_ranges = Vec::with_capacity(matching.len());
@@ -198,7 +200,7 @@ impl Columns {
     #[inline]
     pub(crate) fn next(&self, s: u32, b: u8) -> u32 {
         let col = self.column[b as usize] as usize;
-        self.trans[col..col + self.states as usize][s as usize]
+        u32::from(self.trans[col..col + self.states as usize][s as usize])
     }
 
     /// Steps from `s` through `path[at..]` until a special state is entered; returns it and the
@@ -211,7 +213,7 @@ impl Columns {
         let mut bytes = path[at..].iter();
         for &b in bytes.by_ref() {
             let col = column[b as usize] as usize;
-            s = trans[col..col + states][s as usize];
+            s = u32::from(trans[col..col + states][s as usize]);
             if s >= self.special {
                 break;
             }
@@ -221,7 +223,7 @@ impl Columns {
 
     /// Heap bytes held.
     pub(crate) fn memory_usage(&self) -> usize {
-        self.trans.len() * 4
+        self.trans.len() * 2
             + 256 * 4
             + self.match_ranges.len() * 8
             + self.ids.len() * 4
@@ -326,6 +328,28 @@ mod tests {
     }
 
     #[test]
+    fn more_states_than_16_bits_hold_is_none() {
+        // 1,400 pieces of 64 bytes over two letters: about 77,000 trie states (900: 49,000).
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let owned: Vec<Vec<u8>> = (0..1400)
+            .map(|_| {
+                (0..64)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        b"ab"[(seed & 1) as usize]
+                    })
+                    .collect()
+            })
+            .collect();
+        let pieces: Vec<&[u8]> = owned.iter().map(|p| &p[..]).collect();
+        assert!(Columns::new(&dfa(&pieces), &pieces).is_none());
+        let few: Vec<&[u8]> = pieces[..900].to_vec();
+        assert!(Columns::new(&dfa(&few), &few).is_some());
+    }
+
+    #[test]
     fn every_transition_is_a_state() {
         // Random piece sets: every entry of the table names a state, so a column lookup
         // never leaves its column.
@@ -347,7 +371,7 @@ mod tests {
                 .collect();
             let pieces: Vec<&[u8]> = owned.iter().map(|p| &p[..]).collect();
             let c = Columns::new(&dfa(&pieces), &pieces).unwrap();
-            assert!(c.trans.iter().all(|&t| t < c.states));
+            assert!(c.trans.iter().all(|&t| u32::from(t) < c.states));
             assert!(c.start < c.states);
             let path: Vec<u8> = (0..rnd(64))
                 .map(|_| b"ab/c\xffx"[rnd(6) as usize])

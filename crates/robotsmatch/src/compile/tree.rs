@@ -143,7 +143,8 @@ struct Multi {
     skip: Option<aho_corasick::packed::Searcher>,
 }
 
-/// A DFA when it fits the dense budget (copied into [`Columns`]), else a compact NFA.
+/// A DFA when it fits the dense budget (copied into [`Columns`]), else a compact NFA (also
+/// for the rare DFA with more states than [`Columns`] holds).
 #[derive(Clone, Debug)]
 enum MultiAutomaton {
     Dfa(Columns),
@@ -375,15 +376,18 @@ impl Multi {
     fn build(pieces: &[&[u8]], ids: Vec<u32>, dense_budget: usize) -> Option<Multi> {
         // At most one trie state per piece byte, times a typical 64 byte classes, 4 bytes each.
         let estimate = pieces.iter().map(|p| p.len()).sum::<usize>() * 64 * 4;
-        let automaton = if pieces.len() > MULTI_MAX_AC {
-            MultiAutomaton::Trie(PieceTrie::build(pieces))
-        } else if estimate <= dense_budget {
+        let columns = || {
             let dfa = aho_corasick::dfa::Builder::new()
                 .match_kind(aho_corasick::MatchKind::Standard)
                 .start_kind(aho_corasick::StartKind::Unanchored)
                 .build(pieces)
                 .ok()?;
-            MultiAutomaton::Dfa(Columns::new(&dfa, pieces)?)
+            Columns::new(&dfa, pieces)
+        };
+        let automaton = if pieces.len() > MULTI_MAX_AC {
+            MultiAutomaton::Trie(PieceTrie::build(pieces))
+        } else if let Some(c) = (estimate <= dense_budget).then(columns).flatten() {
+            MultiAutomaton::Dfa(c)
         } else {
             MultiAutomaton::Nfa(Box::new(
                 aho_corasick::nfa::contiguous::Builder::new()
