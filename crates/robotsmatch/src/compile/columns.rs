@@ -1,5 +1,5 @@
-//! A copy of an unanchored Aho-Corasick DFA laid out by byte class ("column-major"), for the
-//! shared scan of pieces in [`super::tree`].
+//! An unanchored Aho-Corasick automaton as a DFA laid out by byte class ("column-major"), for
+//! the shared scan of pieces in [`super::tree`].
 //!
 //! Scanning a path with a DFA is a chain of dependent loads, one per byte: the next state is
 //! read from where the current state and the byte's class say. aho-corasick's DFA stores
@@ -44,11 +44,13 @@ pub(crate) struct Columns {
 }
 
 impl Columns {
-    /// Copies `dfa`, an unanchored DFA of `pieces` with the standard match kind; `None` if its
-    /// start state cannot be had or a transition leads to a dead state (neither happens for
-    /// such a DFA), or if it has more than 65,536 states (the table holds 16-bit states: half
-    /// the memory; the dense budget keeps the tree's automata far below that).
-    pub(crate) fn new(dfa: &aho_corasick::dfa::DFA, pieces: &[&[u8]]) -> Option<Columns> {
+    /// The DFA of `a`, an Aho-Corasick automaton of `pieces` with the standard match kind (an
+    /// NFA's unanchored transitions follow its failure links, so they are the DFA's); `None`
+    /// if its unanchored start state cannot be had or a transition leads to a dead state
+    /// (neither happens for such an automaton), or if it has more than 65,536 states (the
+    /// table holds 16-bit states: half the memory; the dense budget keeps the tree's automata
+    /// far below that).
+    pub(crate) fn new(a: &impl Automaton, pieces: &[&[u8]]) -> Option<Columns> {
         // Classes: every byte that occurs in a piece is a class of its own; all the others are
         // class 0, since reading one of them leaves no piece under way (the state after it is
         // the start state, whatever the state before).
@@ -66,16 +68,22 @@ impl Columns {
             .find(|&b| class_of[b as usize] == 0)
             .unwrap_or(0);
         let classes = reps.len();
-        let start = dfa.start_state(Anchored::No).ok()?;
-        let start_special = dfa.is_special(start) && !dfa.is_match(start);
-        // Every state is reachable from the start state: number them breadth first. A DFA's
-        // state IDs index its transition table, which is within its memory, so the numbering
-        // is a vector indexed by them.
+        let start = a.start_state(Anchored::No).ok()?;
+        let start_special = a.is_special(start) && !a.is_match(start);
+        // Every state is reachable from the start state: number them breadth first. The
+        // automaton's state IDs are small integers, so the numbering is a vector indexed by
+        // them.
         // PERF: a hash map of IDs and a vector per row tripled the tree's build time on
         // d-wildcards (0.6 -> 1.1-2.2 ms).
-        let mut number = vec![u32::MAX; dfa.memory_usage() / 4 + 1];
+        let mut number = vec![u32::MAX; 64];
         let mut order = vec![start];
-        *number.get_mut(start.as_usize())? = 0;
+        let slot = |number: &mut Vec<u32>, k: usize| {
+            if k >= number.len() {
+                number.resize((k + 1).max(2 * number.len()), u32::MAX);
+            }
+        };
+        slot(&mut number, start.as_usize());
+        number[start.as_usize()] = 0;
         // Transitions by breadth-first number, row by row.
         let mut rows: Vec<u32> = Vec::with_capacity(classes * 64);
         let mut i = 0;
@@ -83,10 +91,11 @@ impl Columns {
             let s = order[i];
             i += 1;
             for &b in &reps {
-                let t = dfa.next_state(Anchored::No, s, b);
-                let n = number.get_mut(t.as_usize())?;
+                let t = a.next_state(Anchored::No, s, b);
+                slot(&mut number, t.as_usize());
+                let n = &mut number[t.as_usize()];
                 if *n == u32::MAX {
-                    if dfa.is_dead(t) {
+                    if a.is_dead(t) {
                         return None;
                     }
                     *n = order.len() as u32;
@@ -103,7 +112,7 @@ impl Columns {
         let mut by_rank: Vec<u32> = Vec::with_capacity(states);
         let mut matching: Vec<u32> = Vec::new();
         for (k, &sid) in order.iter().enumerate() {
-            if dfa.is_match(sid) {
+            if a.is_match(sid) {
                 matching.push(k as u32);
             } else if !(k == 0 && start_special) {
                 by_rank.push(k as u32);
@@ -133,8 +142,8 @@ impl Columns {
         for &old in &matching {
             let sid = order[old as usize];
             let from = ids.len() as u32;
-            for k in 0..dfa.match_len(sid) {
-                ids.push(dfa.match_pattern(sid, k).as_u32());
+            for k in 0..a.match_len(sid) {
+                ids.push(a.match_pattern(sid, k).as_u32());
             }
             match_ranges.push((from, ids.len() as u32));
         }
@@ -152,7 +161,7 @@ impl Columns {
             match_ranges: match_ranges.into_boxed_slice(),
             ids: ids.into_boxed_slice(),
             prefilter: if start_special {
-                dfa.prefilter().cloned()
+                a.prefilter().cloned()
             } else {
                 None
             },
@@ -235,6 +244,15 @@ impl Columns {
 mod tests {
     use super::*;
 
+    /// The automaton the tree copies: aho-corasick's noncontiguous NFA.
+    fn nfa(pieces: &[&[u8]]) -> aho_corasick::nfa::noncontiguous::NFA {
+        aho_corasick::nfa::noncontiguous::Builder::new()
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .build(pieces)
+            .unwrap()
+    }
+
+    /// aho-corasick's DFA of the same pieces, whose copy must be the same table.
     fn dfa(pieces: &[&[u8]]) -> aho_corasick::dfa::DFA {
         aho_corasick::dfa::Builder::new()
             .match_kind(aho_corasick::MatchKind::Standard)
@@ -286,7 +304,7 @@ mod tests {
             b"aaa",
             b"aa",
         ];
-        let c = Columns::new(&dfa(&pieces), &pieces).unwrap();
+        let c = Columns::new(&nfa(&pieces), &pieces).unwrap();
         for path in [
             &b"/US/en/facets/plustops/size/c/p/facets/price"[..],
             b"",
@@ -303,8 +321,7 @@ mod tests {
     #[test]
     fn run_stops_only_at_special_states() {
         let pieces: Vec<&[u8]> = vec![b"cart", b"/checkout", b"art"];
-        let d = dfa(&pieces);
-        let c = Columns::new(&d, &pieces).unwrap();
+        let c = Columns::new(&nfa(&pieces), &pieces).unwrap();
         let path = b"/x/cart/y/checkout?q=cart";
         let (mut s, mut at) = (c.start(), 0);
         let mut found = Vec::new();
@@ -344,9 +361,9 @@ mod tests {
             })
             .collect();
         let pieces: Vec<&[u8]> = owned.iter().map(|p| &p[..]).collect();
-        assert!(Columns::new(&dfa(&pieces), &pieces).is_none());
+        assert!(Columns::new(&nfa(&pieces), &pieces).is_none());
         let few: Vec<&[u8]> = pieces[..900].to_vec();
-        assert!(Columns::new(&dfa(&few), &few).is_some());
+        assert!(Columns::new(&nfa(&few), &few).is_some());
     }
 
     #[test]
@@ -370,7 +387,7 @@ mod tests {
                 })
                 .collect();
             let pieces: Vec<&[u8]> = owned.iter().map(|p| &p[..]).collect();
-            let c = Columns::new(&dfa(&pieces), &pieces).unwrap();
+            let c = Columns::new(&nfa(&pieces), &pieces).unwrap();
             assert!(c.trans.iter().all(|&t| u32::from(t) < c.states));
             assert!(c.start < c.states);
             let path: Vec<u8> = (0..rnd(64))
@@ -381,6 +398,13 @@ mod tests {
                 brute(&pieces, &path),
                 "{pieces:?} {path:?}"
             );
+            // Copied from aho-corasick's DFA instead, the table is the same.
+            let d = Columns::new(&dfa(&pieces), &pieces).unwrap();
+            assert_eq!(
+                (&d.trans, d.start, d.special),
+                (&c.trans, c.start, c.special)
+            );
+            assert_eq!((&d.ids, &d.match_ranges), (&c.ids, &c.match_ranges));
         }
     }
 }

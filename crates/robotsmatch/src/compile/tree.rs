@@ -376,13 +376,15 @@ impl Multi {
     fn build(pieces: &[&[u8]], ids: Vec<u32>, dense_budget: usize) -> Option<Multi> {
         // At most one trie state per piece byte, times a typical 64 byte classes, 4 bytes each.
         let estimate = pieces.iter().map(|p| p.len()).sum::<usize>() * 64 * 4;
+        // PERF: the table is filled from the NFA's transitions (which follow its failure
+        // links), not from aho-corasick's DFA: building that DFA and then copying it made the
+        // tree's build 6% slower over the real corpus's distinct bodies.
         let columns = || {
-            let dfa = aho_corasick::dfa::Builder::new()
+            let nfa = aho_corasick::nfa::noncontiguous::Builder::new()
                 .match_kind(aho_corasick::MatchKind::Standard)
-                .start_kind(aho_corasick::StartKind::Unanchored)
                 .build(pieces)
                 .ok()?;
-            Columns::new(&dfa, pieces)
+            Columns::new(&nfa, pieces)
         };
         let automaton = if pieces.len() > MULTI_MAX_AC {
             MultiAutomaton::Trie(PieceTrie::build(pieces))
