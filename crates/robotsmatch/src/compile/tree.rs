@@ -343,23 +343,37 @@ impl Occurrences {
             .map(|h| h.1 as usize)
     }
 
+    /// For hits kept in place: the indices (as bits) of the first hit of each piece among
+    /// those starting at or after `from`.
+    #[inline]
+    fn first_hits(&self, from: usize) -> u32 {
+        let hits = &self.inline[..self.len.min(INLINE_HITS)];
+        let mut done = 0u32;
+        let mut first = 0u32;
+        for h in 0..hits.len() {
+            let (piece, start) = hits[h];
+            if (start as usize) < from || done & (1 << h) != 0 {
+                continue;
+            }
+            for (k, &(p, _)) in hits[h..].iter().enumerate() {
+                if p == piece {
+                    done |= 1 << (h + k);
+                }
+            }
+            first |= 1 << h;
+        }
+        first
+    }
+
     /// Calls `f` once for every piece that occurs starting at or after `from`.
     #[inline]
     fn each_piece(&self, from: usize, mut f: impl FnMut(u32)) {
         if self.len <= self.inline.len() {
-            let hits = &self.inline[..self.len];
-            let mut done = 0u32;
-            for h in 0..hits.len() {
-                let (piece, start) = hits[h];
-                if (start as usize) < from || done & (1 << h) != 0 {
-                    continue;
-                }
-                for (k, &(p, _)) in hits[h..].iter().enumerate() {
-                    if p == piece {
-                        done |= 1 << (h + k);
-                    }
-                }
-                f(piece);
+            let mut first = self.first_hits(from);
+            while first != 0 {
+                let h = first.trailing_zeros() as usize;
+                first &= first - 1;
+                f(self.inline[h].0);
             }
         } else {
             // Sorted by piece, then start: a piece's last hit is its latest start.
@@ -1162,22 +1176,29 @@ impl Tree {
                 // www.sophos.com) tries only those whose piece occurs in the path.
                 // PERF: the pieces found are copied out (trying a child needs `occ`), on the
                 // stack up to `INLINE_HITS` (a heap Vec here was 6% of a d-wildcards decision).
-                let (mut inline, mut n, mut spill) = ([0u32; INLINE_HITS], 0usize, Vec::new());
-                occ.each_piece(from, |piece| {
-                    if n < inline.len() {
-                        inline[n] = piece;
-                        n += 1;
-                    } else {
-                        spill.push(piece);
-                    }
-                });
-                for piece in inline[..n].iter().copied().chain(spill) {
+                let mut try_piece = |piece: u32, occ: &mut Occurrences| {
                     let at = r.by_piece.partition_point(|&(p, _)| p < piece);
                     for &(p, c) in &r.by_piece[at..] {
                         if p != piece {
                             break;
                         }
                         self.try_and_descend(c, path, from, best, occ, depth);
+                    }
+                };
+                if occ.len <= INLINE_HITS {
+                    // The hits stay as they are (nothing scans again once `state` is 1): the
+                    // first hit of each piece at or after `from`, by index.
+                    let mut first = occ.first_hits(from);
+                    while first != 0 {
+                        let h = first.trailing_zeros() as usize;
+                        first &= first - 1;
+                        try_piece(occ.inline[h].0, occ);
+                    }
+                } else {
+                    let mut pieces = Vec::new();
+                    occ.each_piece(from, |piece| pieces.push(piece));
+                    for piece in pieces {
+                        try_piece(piece, occ);
                     }
                 }
                 for &c in &r.others {
