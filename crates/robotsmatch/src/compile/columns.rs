@@ -230,7 +230,8 @@ impl Columns {
         (s, path.len() - bytes.len())
     }
 
-    /// Heap bytes held.
+    /// Heap bytes held (the prefilter, shared with the automaton it came from, counted as a
+    /// nominal 64 bytes).
     pub(crate) fn memory_usage(&self) -> usize {
         self.trans.len() * 2
             + 256 * 4

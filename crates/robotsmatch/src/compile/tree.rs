@@ -388,7 +388,8 @@ impl Occurrences {
 
 impl Multi {
     fn build(pieces: &[&[u8]], ids: Vec<u32>, dense_budget: usize) -> Option<Multi> {
-        // At most one trie state per piece byte, times a typical 64 byte classes, 4 bytes each.
+        // At most one trie state per piece byte, times a typical 64 byte classes, 4 bytes each
+        // (the size of aho-corasick's DFA; the column table of 16-bit states is about half).
         let estimate = pieces.iter().map(|p| p.len()).sum::<usize>() * 64 * 4;
         // PERF: the table is filled from the NFA's transitions (which follow its failure
         // links), not from aho-corasick's DFA: building that DFA and then copying it made the
