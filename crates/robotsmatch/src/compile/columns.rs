@@ -105,7 +105,7 @@ impl Columns {
             }
         }
         let states = order.len();
-        if states > usize::from(u16::MAX) + 1 || classes.checked_mul(states)? > u32::MAX as usize {
+        if states > usize::from(u16::MAX) + 1 {
             return None;
         }
         // Ordinary states, then the start state if it is special, then the match states.
@@ -345,21 +345,22 @@ mod tests {
         assert_eq!(found, brute(&pieces, path));
     }
 
+    /// A seeded xorshift: `rnd(n)` is below `n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
     #[test]
     fn more_states_than_16_bits_hold_is_none() {
         // 1,400 pieces of 64 bytes over two letters: about 77,000 trie states (900: 49,000).
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15);
         let owned: Vec<Vec<u8>> = (0..1400)
-            .map(|_| {
-                (0..64)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        b"ab"[(seed & 1) as usize]
-                    })
-                    .collect()
-            })
+            .map(|_| (0..64).map(|_| b"ab"[rnd(2) as usize]).collect())
             .collect();
         let pieces: Vec<&[u8]> = owned.iter().map(|p| &p[..]).collect();
         assert!(Columns::new(&nfa(&pieces), &pieces).is_none());
@@ -371,13 +372,7 @@ mod tests {
     fn every_transition_is_a_state() {
         // Random piece sets: every entry of the table names a state, so a column lookup
         // never leaves its column.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rnd = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..200 {
             let k = 1 + rnd(40) as usize;
             let owned: Vec<Vec<u8>> = (0..k)

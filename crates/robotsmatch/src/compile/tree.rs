@@ -365,24 +365,16 @@ impl Occurrences {
         first
     }
 
-    /// Calls `f` once for every piece that occurs starting at or after `from`.
-    #[inline]
-    fn each_piece(&self, from: usize, mut f: impl FnMut(u32)) {
-        if self.len <= self.inline.len() {
-            let mut first = self.first_hits(from);
-            while first != 0 {
-                let h = first.trailing_zeros() as usize;
-                first &= first - 1;
-                f(self.inline[h].0);
-            }
-        } else {
-            // Sorted by piece, then start: a piece's last hit is its latest start.
-            for group in self.spill.chunk_by(|a, b| a.0 == b.0) {
-                if group.last().is_some_and(|h| h.1 as usize >= from) {
-                    f(group[0].0);
-                }
-            }
-        }
+    /// For hits on the heap (more than [`INLINE_HITS`]): every piece that occurs starting at
+    /// or after `from`, once each.
+    fn spilled_pieces(&self, from: usize) -> Vec<u32> {
+        debug_assert!(self.len > INLINE_HITS);
+        // Sorted by piece, then start: a piece's last hit is its latest start.
+        self.spill
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|group| group.last().is_some_and(|h| h.1 as usize >= from))
+            .map(|group| group[0].0)
+            .collect()
     }
 }
 
@@ -1196,9 +1188,7 @@ impl Tree {
                         try_piece(occ.inline[h].0, occ);
                     }
                 } else {
-                    let mut pieces = Vec::new();
-                    occ.each_piece(from, |piece| pieces.push(piece));
-                    for piece in pieces {
+                    for piece in occ.spilled_pieces(from) {
                         try_piece(piece, occ);
                     }
                 }
