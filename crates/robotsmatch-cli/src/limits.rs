@@ -7,8 +7,9 @@ use robotsmatch::{EngineChoice, MatcherBuilder, ParseConfig, Profile};
 /// Engine and parse limits.
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {
-    /// Engine: auto (direct for up to 8 patterns, else one dense DFA when it fits the dense
-    /// budget, else the split layout), lazy, dense, split, direct, or reference.
+    /// Engine: auto (the direct engine, then, once a matcher of more than 8 patterns has
+    /// done enough work, the radix tree, or the lazy DFA for small files with 5 to 64
+    /// wildcard patterns), tree, lazy, dense, split, direct, or reference.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, help_heading = "Limits")]
     engine: EngineArg,
     /// Largest dense DFA built, in bytes [default: 1 MiB for check, 16 KiB per body for classify].
@@ -32,6 +33,7 @@ pub struct LimitArgs {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum EngineArg {
     Auto,
+    Tree,
     Lazy,
     Dense,
     Split,
@@ -68,6 +70,7 @@ impl LimitArgs {
             .profile(profile)
             .engine(match self.engine {
                 EngineArg::Auto => EngineChoice::Auto,
+                EngineArg::Tree => EngineChoice::Tree,
                 EngineArg::Lazy => EngineChoice::Lazy,
                 EngineArg::Dense => EngineChoice::Dense,
                 EngineArg::Split => EngineChoice::Split,

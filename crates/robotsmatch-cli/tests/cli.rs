@@ -54,6 +54,45 @@ fn check_tsv_whole_output() {
     );
 }
 
+/// Every `--engine` value decides as the default does (the same verdicts and deciding lines),
+/// and the engine named is the one that decided.
+#[test]
+fn check_every_engine_decides_the_same() {
+    let urls = [
+        "https://shop.example/cart",
+        "https://shop.example/cart/help",
+        "https://shop.example/shoes?color=red&sort=price",
+        "https://shop.example/manual.pdf?download=1",
+        "/public/guide.pdf",
+    ];
+    let run = |engine: &str, format: &str, urls: &[&str]| {
+        let mut args = vec![
+            "check",
+            "--robots",
+            SHOP,
+            "--agent",
+            "Googlebot",
+            "--engine",
+            engine,
+            "--format",
+            format,
+        ];
+        args.extend_from_slice(urls);
+        let o = robotsmatch(&args);
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let expected = run("auto", "tsv", &urls);
+    for engine in ["tree", "lazy", "dense", "split", "direct", "reference"] {
+        assert_eq!(run(engine, "tsv", &urls), expected, "--engine {engine}");
+        let text = run(engine, "text", &urls[..1]);
+        assert!(
+            text.contains(&format!("engine:    {engine}\n")),
+            "--engine {engine}: {text}"
+        );
+    }
+}
+
 #[test]
 fn check_named_group_replaces_wildcard() {
     // Googlebot-Image has its own group: the `*` restrictions do not apply to it.

@@ -535,8 +535,8 @@ impl PyMatcher {
         self.profile.name
     }
 
-    /// The engine chosen for the rules (`trivial`, `direct`, `dense`, `lazy`, `split`,
-    /// `reference`).
+    /// The engine chosen for the rules (`trivial`, `direct`, `dense`, `lazy`, `tree`,
+    /// `split`, `reference`).
     #[getter]
     fn engine(&self) -> &'static str {
         self.matcher.engine().as_str()

@@ -72,7 +72,7 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// A short lower-case name: `trivial`, `direct`, `dense`, `lazy`, `split`, `reference`.
+    /// A short lower-case name: `trivial`, `direct`, `dense`, `lazy`, `tree`, `split`, `reference`.
     pub fn as_str(self) -> &'static str {
         match self {
             Engine::Trivial => "trivial",
