@@ -42,9 +42,9 @@ use crate::warc;
 /// was 8% of a job that meets every host once).
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-/// The dense DFA budget per robots.txt body in a store, in bytes: a store holds thousands of
-/// matchers at once, so it is smaller than the library's default (1 MiB); the same budget as
-/// the library's `RobotsCache`.
+/// The DFA table budget per robots.txt body in a store, in bytes
+/// ([`MatcherBuilder::dense_size_limit`]): a store holds thousands of matchers at once, so it is
+/// smaller than the library's default (1 MiB); the same budget as the library's `RobotsCache`.
 pub const STORE_DENSE_SIZE_LIMIT: usize = robotsmatch::cache::CacheConfig::DEFAULT_DENSE_SIZE_LIMIT;
 
 /// How a store compiles its bodies: for which crawler, with which limits.
@@ -57,7 +57,7 @@ pub struct StoreConfig {
 
 impl StoreConfig {
     /// Rules for `agent` (a product token or a full user-agent string), the default profile
-    /// and limits, and a dense DFA budget of [`STORE_DENSE_SIZE_LIMIT`] per body.
+    /// and limits, and a DFA table budget of [`STORE_DENSE_SIZE_LIMIT`] per body.
     pub fn new(agent: impl Into<Agent>) -> StoreConfig {
         StoreConfig {
             agent: agent.into(),

@@ -12,7 +12,8 @@ pub struct LimitArgs {
     /// wildcard patterns), tree, lazy, dense, split, direct, or reference.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, help_heading = "Limits")]
     engine: EngineArg,
-    /// Largest dense DFA built, in bytes [default: 1 MiB for check, 16 KiB per body for classify].
+    /// Largest DFA table built (the tree's search of many pieces at once; the dense and split
+    /// engines), in bytes [default: 1 MiB for check, 16 KiB per body for classify].
     #[arg(long, value_name = "BYTES", help_heading = "Limits")]
     dense_size_limit: Option<usize>,
     /// Largest NFA built, in bytes; above it the reference matcher decides.

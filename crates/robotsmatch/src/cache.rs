@@ -151,11 +151,12 @@ impl CacheConfig {
     pub const DEFAULT_UNREACHABLE_TTL: Duration = Duration::from_secs(3600);
     /// The default byte budget: 256 MiB.
     pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
-    /// The dense DFA budget per body in the default builder (as in `classify`): a cache holds
-    /// thousands of matchers.
+    /// The DFA table budget per body in the default builder
+    /// ([`MatcherBuilder::dense_size_limit`], as in `classify`): a cache holds thousands of
+    /// matchers.
     pub const DEFAULT_DENSE_SIZE_LIMIT: usize = 16 << 10;
 
-    /// Defaults: 24 h, 1 h for unreachable results, 256 MiB, the agent `Googlebot`, the `google` profile with a 16 KiB dense DFA budget per body.
+    /// Defaults: 24 h, 1 h for unreachable results, 256 MiB, the agent `Googlebot`, the `google` profile with a 16 KiB DFA table budget per body.
     pub fn new() -> CacheConfig {
         CacheConfig {
             ttl: Self::DEFAULT_TTL,

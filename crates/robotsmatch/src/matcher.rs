@@ -102,15 +102,19 @@ impl MatcherBuilder {
         self
     }
 
-    /// The largest dense DFA built, in bytes (default 1 MiB); determinisation may use twice
-    /// that. Above it, the lazy DFA is used.
+    /// The largest DFA table built, in bytes (default 1 MiB). Under [`EngineChoice::Auto`] it
+    /// bounds the tree's table for searching the many pieces of one node at once (above it, a
+    /// compact NFA searches them); with [`EngineChoice::Dense`] or [`EngineChoice::Split`]
+    /// forced, the dense DFA (determinisation may use twice that; above it, the lazy DFA) and
+    /// the split layout's literal automaton.
     pub fn dense_size_limit(mut self, bytes: usize) -> MatcherBuilder {
         self.compile.dense_size_limit = bytes;
         self
     }
 
-    /// Under [`EngineChoice::Auto`], a dense DFA is only tried when at most this many patterns
-    /// contain a `*` (default 4): wildcards multiply DFA states.
+    /// In the split layout ([`EngineChoice::Split`]), a dense DFA of the wildcard patterns is
+    /// only tried when at most this many contain a `*` (default 4): wildcards multiply DFA
+    /// states.
     pub fn dense_max_wildcards(mut self, n: usize) -> MatcherBuilder {
         self.compile.dense_max_wildcards = n;
         self
