@@ -382,12 +382,12 @@ pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// The buffers of a large [`PatternSet`] its thread dropped, kept for the next large set the
 /// thread builds.
 ///
-/// A matcher for a large file (e-largest's 155 KB: 430 KiB of buffers) is built and dropped
-/// by a crawler that asks it a few URLs. Given back to glibc's allocator, buffers of that size
-/// are returned to the system (trimmed from the heap's top, or unmapped), and the next build
-/// faults the same pages in again, zeroed by the kernel: measured with `oneshot` on
-/// e-largest, 38 page faults and about 70 us of a 185 us build-and-decide (115 us when the
-/// allocator kept them).
+/// A matcher for a large file (e-largest's 155 KB: about 400 KiB of buffers) is built and
+/// dropped by a crawler that asks it a few URLs. Given back to glibc's allocator, buffers of
+/// that size are returned to the system (trimmed from the heap's top, or unmapped), and the
+/// next build faults the same pages in again, zeroed by the kernel: measured with `oneshot` on
+/// e-largest, 38 page faults per build and 185-206 us per build-and-decide, against 121-128 us
+/// and none with the buffers kept here (115 us with glibc told to keep its top).
 struct Spare {
     rules: Vec<RuleMeta>,
     pats: Vec<Pat>,
