@@ -439,6 +439,100 @@ impl ByteSet {
     }
 }
 
+/// The most prefixes a [`PrefixSet`] holds.
+pub(crate) const MAX_PREFIXES: usize = 4;
+
+/// A set of at most [`MAX_PREFIXES`] strings of 3 bytes, each byte repeated 16 times for the
+/// comparisons of [`PrefixSet::first_in`]: the first bytes of a few needles, to skip to where
+/// one of them may start (16 positions per 3 loads and 3 comparisons a prefix).
+#[derive(Clone, Debug)]
+pub(crate) struct PrefixSet {
+    /// `bytes[k][j]`: byte `j` of prefix `k`, 16 times.
+    bytes: [[[u8; 16]; 3]; MAX_PREFIXES],
+    len: usize,
+}
+
+impl PrefixSet {
+    /// The set of `prefixes` (`None` for none or more than [`MAX_PREFIXES`]).
+    pub(crate) fn new(prefixes: &[[u8; 3]]) -> Option<PrefixSet> {
+        if prefixes.is_empty() || prefixes.len() > MAX_PREFIXES {
+            return None;
+        }
+        let mut set = PrefixSet {
+            bytes: [[[0; 16]; 3]; MAX_PREFIXES],
+            len: prefixes.len(),
+        };
+        for (k, p) in prefixes.iter().enumerate() {
+            for (j, &b) in p.iter().enumerate() {
+                set.bytes[k][j] = [b; 16];
+            }
+        }
+        Some(set)
+    }
+
+    /// True when a prefix of the set starts at `s[i..]` (`i + 3 <= s.len()`).
+    #[inline]
+    fn at(&self, s: &[u8], i: usize) -> bool {
+        (0..self.len).any(|k| (0..3).all(|j| s[i + j] == self.bytes[k][j][0]))
+    }
+
+    /// The first index `i >= at` where a prefix of the set starts, or `s.len()` when there is
+    /// none.
+    #[inline]
+    pub(crate) fn first_in(&self, s: &[u8], at: usize) -> usize {
+        let n = s.len();
+        if at + 3 > n {
+            return n;
+        }
+        if n < 18 {
+            return (at..=n - 3).find(|&i| self.at(s, i)).unwrap_or(n);
+        }
+        // Start positions `0..=n - 3`; the mask at `i` reads `s[i..i + 18]`.
+        first_in_blocks_from(at, n - 2, |i| self.mask16(s, i)).unwrap_or(n)
+    }
+
+    /// The bitmask of the positions `at..at + 16` where a prefix of the set starts
+    /// (`at + 18 <= s.len()`).
+    #[inline]
+    fn mask16(&self, s: &[u8], at: usize) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{
+                __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+                _mm_or_si128, _mm_setzero_si128,
+            };
+            assert!(at + 18 <= s.len());
+            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+            // available; the memory accesses are the unaligned 16-byte loads from
+            // `s.as_ptr() + at + j` for `j < 3`, which the assertion above keeps inside `s`,
+            // and 16-byte loads of the `[u8; 16]` arrays of `self.bytes` (references, so valid
+            // and in bounds).
+            unsafe {
+                let load = |j: usize| _mm_loadu_si128(s.as_ptr().add(at + j).cast::<__m128i>());
+                let (a, b, c) = (load(0), load(1), load(2));
+                let mut m = _mm_setzero_si128();
+                for p in &self.bytes[..self.len] {
+                    let splat = |j: usize| _mm_loadu_si128(p[j].as_ptr().cast::<__m128i>());
+                    let e = _mm_and_si128(
+                        _mm_and_si128(_mm_cmpeq_epi8(a, splat(0)), _mm_cmpeq_epi8(b, splat(1))),
+                        _mm_cmpeq_epi8(c, splat(2)),
+                    );
+                    m = _mm_or_si128(m, e);
+                }
+                _mm_movemask_epi8(m) as u32
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut m = 0;
+            for i in 0..16 {
+                m |= u32::from(self.at(s, at + i)) << i;
+            }
+            m
+        }
+    }
+}
+
 /// The bitmasks of `@`, of `:` and of ASCII upper-case letters among the 16 bytes at
 /// `s[at..at + 16]` (`at + 16 <= s.len()`): what reading a URL's authority needs (the host
 /// starts after the last `@`, the port after the last `:`, and a host without upper case is
@@ -860,6 +954,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn prefix_set_first_in_agrees_with_bytes() {
+        let sets: [&[[u8; 3]]; 4] = [
+            &[*b"/sp"],
+            &[*b"/sp", *b"/dc", *b"/pl"],
+            &[*b"/sp", *b"/dc", *b"//x", *b"ab/"],
+            &[[0xFF, 0, b'/'], [0, 0xFF, 0]],
+        ];
+        for prefixes in sets {
+            let set = PrefixSet::new(prefixes).unwrap();
+            for len in 0..70 {
+                for pos in 0..len.max(1) {
+                    for p in [b"/sp", b"//x", b"ab/", b"\x00\xff\x00", b"/dx", b"/pl"] {
+                        let mut s: Vec<u8> = (0..len).map(|i| b'c' + (i % 17) as u8).collect();
+                        // A prefix at `pos` (cut short at the end of `s`), and its first two
+                        // bytes alone at `pos + 4`.
+                        for (k, &v) in p.iter().enumerate().chain([(4, &p[0]), (5, &p[1])]) {
+                            if pos + k < len {
+                                s[pos + k] = v;
+                            }
+                        }
+                        for at in 0..=len + 1 {
+                            let want = (at..(len + 1).saturating_sub(3))
+                                .find(|&i| prefixes.iter().any(|p| s[i..i + 3] == *p))
+                                .unwrap_or(len);
+                            assert_eq!(
+                                set.first_in(&s, at),
+                                want,
+                                "prefixes {prefixes:?} s {s:?} at {at}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(PrefixSet::new(&[*b"abc"; MAX_PREFIXES + 1]).is_none());
+        assert!(PrefixSet::new(&[]).is_none());
     }
 
     #[test]

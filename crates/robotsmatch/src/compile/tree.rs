@@ -28,7 +28,7 @@ use std::collections::HashMap;
 
 use super::columns::Columns;
 use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
-use crate::bytescan::{load8, same};
+use crate::bytescan::{load8, same, PrefixSet};
 use crate::profile::Precedence;
 
 /// No index.
@@ -134,13 +134,51 @@ struct Multi {
     piece: Vec<u32>,
     /// Automaton pattern id to piece length.
     len: Vec<u32>,
-    /// A SIMD (Teddy) search for the leftmost piece, for at most [`MULTI_MAX_SKIP`] pieces
-    /// (where it can be built): the scan skips to it from the start state instead of using
-    /// the automaton's prefilter.
+    /// Where the scan skips to from the start state instead of using the automaton's
+    /// prefilter ([`Skip`]): the next place where one of the pieces' first 3 bytes occur,
+    /// or for at most [`MULTI_MAX_SKIP`] pieces with more starts than that, the leftmost piece
+    /// (a Teddy search, where it can be built).
     // PERF: pieces that all start with `/` (e-largest's `/*/sp_common/`, `/*/dcommon/`, ...)
     // give Aho-Corasick a prefilter on `/`, which stops every few bytes of a path and paid
     // memchr's set-up each time: 720 of e's 1,980 instructions per URL.
-    skip: Option<aho_corasick::packed::Searcher>,
+    skip: Option<Skip>,
+}
+
+/// How [`Multi`]'s scan skips from the start state to where a piece may start.
+#[derive(Clone, Debug)]
+enum Skip {
+    /// Every piece is 3 bytes or longer and they start with at most
+    /// [`bytescan::MAX_PREFIXES`](crate::bytescan::MAX_PREFIXES) distinct strings of 3 bytes:
+    /// to the next of those.
+    // PERF: e-largest's five pieces start with `/sp`, `/dc` and `/pl`. Teddy's search for them
+    // took ~270 of its 1,174 instructions per URL (its set-up on every call, for a path of a
+    // few dozen bytes); this one ~200 of 1,201, and the decision 4-5% less time (`speed`,
+    // pinned, alternating builds). Two-byte starts (`/s`, `/d`, `/p`) stopped at most path
+    // segments: 1,311 instructions and 13% more time than Teddy.
+    Prefixes(PrefixSet),
+    /// Teddy: to the leftmost occurrence of a piece.
+    Teddy(aho_corasick::packed::Searcher),
+}
+
+impl Skip {
+    /// The first position at or after `at` where a piece may start (`Prefixes`) or starts
+    /// (`Teddy`), or `None`.
+    #[inline]
+    fn find(&self, path: &[u8], at: usize) -> Option<usize> {
+        match self {
+            Skip::Prefixes(p) => Some(p.first_in(path, at)).filter(|&i| i < path.len()),
+            Skip::Teddy(t) => t
+                .find_in(path, aho_corasick::Span::from(at..path.len()))
+                .map(|m| m.start()),
+        }
+    }
+
+    fn memory_usage(&self) -> usize {
+        match self {
+            Skip::Prefixes(p) => std::mem::size_of_val(p),
+            Skip::Teddy(t) => t.memory_usage(),
+        }
+    }
 }
 
 /// A DFA when it fits the dense budget (copied into [`Columns`]), else a compact NFA (also
@@ -160,7 +198,7 @@ enum MultiAutomaton {
 // from each position costs about what the automaton's walk does.
 const MULTI_MAX_AC: usize = 1000;
 
-/// More pieces than this and [`Multi`] has no SIMD skip.
+/// More pieces than this and [`Multi`] has no Teddy skip.
 const MULTI_MAX_SKIP: usize = 16;
 
 /// A radix trie of pieces, each node with the pieces that end there; searched by walking it
@@ -405,7 +443,22 @@ impl Multi {
                     .ok()?,
             ))
         };
-        let skip = if pieces.len() > MULTI_MAX_SKIP {
+        // The pieces' first 3 bytes, each once (none when a piece is shorter).
+        let mut prefixes: Vec<[u8; 3]> = Vec::new();
+        for p in pieces {
+            match p {
+                [a, b, c, ..] => prefixes.push([*a, *b, *c]),
+                _ => {
+                    prefixes.clear();
+                    break;
+                }
+            }
+        }
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        let skip = if let Some(set) = PrefixSet::new(&prefixes) {
+            Some(Skip::Prefixes(set))
+        } else if pieces.len() > MULTI_MAX_SKIP {
             None
         } else {
             aho_corasick::packed::Config::new()
@@ -413,6 +466,7 @@ impl Multi {
                 .builder()
                 .extend(pieces)
                 .build()
+                .map(Skip::Teddy)
         };
         Some(Multi {
             automaton,
@@ -470,11 +524,11 @@ impl Multi {
             let start = sid;
             while at < path.len() {
                 if sid == start {
-                    // No piece is under way: skip to the leftmost place where one starts
+                    // No piece is under way: skip to the first place where one may start
                     // (none starts before it).
-                    match skip.find_in(path, aho_corasick::Span::from(at..path.len())) {
+                    match skip.find(path, at) {
                         None => break,
-                        Some(m) => at = m.start(),
+                        Some(i) => at = i,
                     }
                 }
                 sid = a.next(sid, path[at]);
