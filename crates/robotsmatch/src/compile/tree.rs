@@ -155,7 +155,7 @@ enum Skip {
     // few dozen bytes); this one ~200 of 1,201, and the decision 4-5% less time (`speed`,
     // pinned, alternating builds). Two-byte starts (`/s`, `/d`, `/p`) stopped at most path
     // segments: 1,311 instructions and 13% more time than Teddy.
-    Prefixes(PrefixSet),
+    Prefixes(Box<PrefixSet>),
     /// Teddy: to the leftmost occurrence of a piece.
     Teddy(aho_corasick::packed::Searcher),
 }
@@ -175,7 +175,7 @@ impl Skip {
 
     fn memory_usage(&self) -> usize {
         match self {
-            Skip::Prefixes(p) => std::mem::size_of_val(p),
+            Skip::Prefixes(p) => std::mem::size_of_val(&**p),
             Skip::Teddy(t) => t.memory_usage(),
         }
     }
@@ -457,7 +457,7 @@ impl Multi {
         prefixes.sort_unstable();
         prefixes.dedup();
         let skip = if let Some(set) = PrefixSet::new(&prefixes) {
-            Some(Skip::Prefixes(set))
+            Some(Skip::Prefixes(Box::new(set)))
         } else if pieces.len() > MULTI_MAX_SKIP {
             None
         } else {
