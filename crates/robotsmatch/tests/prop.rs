@@ -537,10 +537,10 @@ proptest! {
     ) {
         // Without extra pieces, rule sets without `/*/d` and `/*//` (pieces of 2 bytes) have
         // pieces that start with `/sp`, `/dc` or `/x.` (`/sptest/`, `/sp_common/` and `/sp/sp`
-        // share `/sp`): the scan skips to those. With 4 extra pieces, more than 4 starts: it skips with Teddy (at most 16
-        // pieces) or walks its automaton. With 20, the
-        // shared scan has more than 16, and walks its automaton (with or without a
-        // prefilter).
+        // share `/sp`): the scan skips to those. With 4 extra pieces (`/q0`, `sq1`, `pq2`,
+        // `dq3`), more than 4 starts: it skips with Teddy (at most 16 pieces) or walks its
+        // automaton. With 20, the shared scan has more than 16 pieces, and walks its
+        // automaton (with or without a prefilter).
         for extra in [0, 4, 20] {
             let mut rules = rules.clone();
             for (i, first) in (0..extra).zip(b"/spdx.".iter().cycle()) {
