@@ -657,6 +657,37 @@ pub(crate) fn first_path_stop_from(s: &[u8], from: usize) -> Option<usize> {
     })
 }
 
+/// The stops of [`first_path_stop_from`] in `s[from..]` when that is at most 64 bytes long and
+/// `s` at least 16: `(base, mask)`, bit `i` of `mask` for the byte `s[base + i]`. A `%` that
+/// [`first_path_stop_from`] passes over may be among them (the caller judges every `%`).
+// PERF: a path's stops in one word, from four blocks (the later ones moved back to end at the
+// end of `s`, overlapping), rather than a loop over blocks whose number of turns (the path's
+// length) the processor mispredicts. `speed`, pinned, 5 alternations, medians: a-tiny
+// 47.0 -> 44.5 ns per URL, c-literal 73.4 -> 72.8, e-largest 93.3 -> 91.9, b-shop the same
+// (its lazy DFA's time dominates); 35 more instructions per URL on a-tiny.
+#[inline]
+pub(crate) fn path_stops64(s: &[u8], from: usize) -> Option<(usize, u64)> {
+    let n = s.len();
+    if n < 16 || n - from > 64 {
+        return None;
+    }
+    let base = from.min(n - 16);
+    let mut m = 0u64;
+    for k in 0..4 {
+        let at = (base + 16 * k).min(n - 16);
+        let (stop, pct) = stops16(s, at);
+        // Blocks overlap, and a `%` whose escape one block sees whole and another does not is
+        // a stop in the word: the caller judges it.
+        let stop = if pct.count_ones() >= 2 {
+            stop & !high_escapes16(s, at)
+        } else {
+            stop
+        };
+        m |= u64::from(stop) << (at - base);
+    }
+    Some((base, m & (u64::MAX << (from - base))))
+}
+
 /// The index of the first byte of `s` that is not an ASCII lower-case letter, a digit, `.`,
 /// `-` or `_`: the end of a host name that is its own lookup key.
 #[inline]
@@ -950,6 +981,55 @@ mod tests {
                                 "needles {needles:?} len {len} pos {pos} byte {b:#x} at {at}"
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn path_stops64_holds_every_stop_and_nothing_else() {
+        let parts: [&[u8]; 9] = [
+            b"ab",
+            b"%D7",
+            b"%e5",
+            b"%41",
+            b"%",
+            b"#",
+            b"\\",
+            b"\xc3\xa9",
+            b" ",
+        ];
+        let mut x: u64 = 9309;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut s = b"/x".to_vec();
+            for k in 0..(x % 24) as usize {
+                s.extend_from_slice(parts[(x >> (k * 2 + 5)) as usize % parts.len()]);
+            }
+            for from in 0..s.len() {
+                let Some((base, mask)) = path_stops64(&s, from) else {
+                    assert!(s.len() < 16 || s.len() - from > 64);
+                    continue;
+                };
+                for (p, &b) in s.iter().enumerate() {
+                    let bit = p >= base && p - base < 64 && mask & (1 << (p - base)) != 0;
+                    let stop = matches!(b, b'#' | b'\\') || needs_care(b);
+                    let high_escape = b == b'%'
+                        && s.get(p + 1..p + 3).is_some_and(|h| {
+                            h.iter().all(|c| matches!(c, b'0'..=b'9' | b'A'..=b'F')) && h[0] >= b'8'
+                        });
+                    let s_ = String::from_utf8_lossy(&s);
+                    if p < from {
+                        assert!(!bit, "{s_:?} from {from}: {p} before it");
+                    } else if bit {
+                        assert!(stop, "{s_:?} from {from}: {p} is no stop");
+                    } else {
+                        // Only the `%` of an escape of a byte >= 0x80 already canonical may be
+                        // passed over.
+                        assert!(!stop || high_escape, "{s_:?} from {from}: stop {p} missing");
                     }
                 }
             }

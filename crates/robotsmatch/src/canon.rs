@@ -345,7 +345,7 @@ fn locate_http(url: &[u8]) -> Option<Located> {
 /// `;`).
 #[inline]
 fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
-    use crate::bytescan::{find2_from, first_path_stop_from};
+    use crate::bytescan::{find2_from, first_path_stop_from, path_stops64};
     let n = url.len();
     let slash = url[start] != b'/';
     let span = |end, change| {
@@ -357,16 +357,34 @@ fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
         })
     };
     // The first byte that canonicalisation changes, or the end of the path.
-    let mut i = start;
-    let change = loop {
-        let Some(p) = first_path_stop_from(url, i) else {
-            return span(n, None);
-        };
-        match url[p] {
-            b'#' => return span(p, None),
-            b'\\' => return None,
-            b'%' if escape_is_canonical(url, p) == Some(true) => i = p + 3,
-            _ => break p,
+    let change = if let Some((base, mut stops)) = path_stops64(url, start) {
+        // A path of at most 64 bytes: its stops in one word.
+        loop {
+            if stops == 0 {
+                return span(n, None);
+            }
+            let p = base + stops.trailing_zeros() as usize;
+            stops &= stops - 1;
+            match url[p] {
+                b'#' => return span(p, None),
+                b'\\' => return None,
+                // Its hex digits are not stops.
+                b'%' if escape_is_canonical(url, p) == Some(true) => {}
+                _ => break p,
+            }
+        }
+    } else {
+        let mut i = start;
+        loop {
+            let Some(p) = first_path_stop_from(url, i) else {
+                return span(n, None);
+            };
+            match url[p] {
+                b'#' => return span(p, None),
+                b'\\' => return None,
+                b'%' if escape_is_canonical(url, p) == Some(true) => i = p + 3,
+                _ => break p,
+            }
         }
     };
     // After it, only the fragment and `\` matter.
