@@ -450,6 +450,8 @@ pub(crate) struct PrefixSet {
     /// `bytes[k][j]`: byte `j` of prefix `k`, 16 times.
     bytes: [[[u8; 16]; 3]; MAX_PREFIXES],
     len: usize,
+    /// Every prefix starts with the same byte.
+    shared_first: bool,
 }
 
 impl PrefixSet {
@@ -461,6 +463,7 @@ impl PrefixSet {
         let mut set = PrefixSet {
             bytes: [[[0; 16]; 3]; MAX_PREFIXES],
             len: prefixes.len(),
+            shared_first: prefixes.iter().all(|p| p[0] == prefixes[0][0]),
         };
         for (k, p) in prefixes.iter().enumerate() {
             for (j, &b) in p.iter().enumerate() {
@@ -491,6 +494,29 @@ impl PrefixSet {
         first_in_blocks_from(at, n - 2, |i| self.mask16(s, i)).unwrap_or(n)
     }
 
+    /// Every position of `s` where a prefix of the set starts, as the bits of one word, when
+    /// `s` is 18 to 64 bytes long (`None` otherwise).
+    // PERF: e-largest's shared scan asked `first_in` again from each place where it came back
+    // to its start state (1.4 calls per URL), each a loop over blocks ending where the path
+    // does, a branch the processor mispredicts. Found once for the paths up to 64 bytes (87%
+    // of them): the same instructions per URL (1,220 -> 1,221), and 88.9 -> 86.2 and 86.9 ->
+    // 84.9 ns (`speed`, pinned, two sets of 6 alternations, medians).
+    #[inline]
+    pub(crate) fn starts64(&self, s: &[u8]) -> Option<u64> {
+        let n = s.len();
+        if !(18..=64).contains(&n) {
+            return None;
+        }
+        let mut m = 0u64;
+        for k in 0..4 {
+            // The later blocks are moved back to end at `n` (overlapping): the bits they
+            // share with an earlier block are the same.
+            let at = (16 * k).min(n - 18);
+            m |= u64::from(self.mask16(s, at)) << at;
+        }
+        Some(m)
+    }
+
     /// The bitmask of the positions `at..at + 16` where a prefix of the set starts
     /// (`at + 18 <= s.len()`).
     #[inline]
@@ -511,13 +537,27 @@ impl PrefixSet {
                 let load = |j: usize| _mm_loadu_si128(s.as_ptr().add(at + j).cast::<__m128i>());
                 let (a, b, c) = (load(0), load(1), load(2));
                 let mut m = _mm_setzero_si128();
-                for p in &self.bytes[..self.len] {
-                    let splat = |j: usize| _mm_loadu_si128(p[j].as_ptr().cast::<__m128i>());
-                    let e = _mm_and_si128(
-                        _mm_and_si128(_mm_cmpeq_epi8(a, splat(0)), _mm_cmpeq_epi8(b, splat(1))),
-                        _mm_cmpeq_epi8(c, splat(2)),
-                    );
-                    m = _mm_or_si128(m, e);
+                if self.shared_first {
+                    // PERF: every prefix starts with the same byte (e-largest's `/sp`, `/dc`,
+                    // `/pl`): one comparison of the first bytes serves them all. e-largest
+                    // 1,221 -> 1,206 instructions per URL, 87.8 -> 86.9 ns (12 pinned pairs).
+                    let first = _mm_loadu_si128(self.bytes[0][0].as_ptr().cast::<__m128i>());
+                    for p in &self.bytes[..self.len] {
+                        let splat = |j: usize| _mm_loadu_si128(p[j].as_ptr().cast::<__m128i>());
+                        let e =
+                            _mm_and_si128(_mm_cmpeq_epi8(b, splat(1)), _mm_cmpeq_epi8(c, splat(2)));
+                        m = _mm_or_si128(m, e);
+                    }
+                    m = _mm_and_si128(m, _mm_cmpeq_epi8(a, first));
+                } else {
+                    for p in &self.bytes[..self.len] {
+                        let splat = |j: usize| _mm_loadu_si128(p[j].as_ptr().cast::<__m128i>());
+                        let e = _mm_and_si128(
+                            _mm_and_si128(_mm_cmpeq_epi8(a, splat(0)), _mm_cmpeq_epi8(b, splat(1))),
+                            _mm_cmpeq_epi8(c, splat(2)),
+                        );
+                        m = _mm_or_si128(m, e);
+                    }
                 }
                 _mm_movemask_epi8(m) as u32
             }
@@ -1067,6 +1107,29 @@ mod tests {
                                 "prefixes {prefixes:?} s {s:?} at {at}"
                             );
                         }
+                    }
+                }
+            }
+        }
+        // `starts64`: every start, for the lengths it takes.
+        for prefixes in sets {
+            let set = PrefixSet::new(prefixes).unwrap();
+            for len in 0..80 {
+                for pos in 0..len.max(1) {
+                    let mut s: Vec<u8> = (0..len).map(|i| b'c' + (i % 17) as u8).collect();
+                    for (k, &v) in b"/sp/dc/pl//xab/".iter().enumerate() {
+                        if (pos + k) % len.max(1) < len {
+                            s[(pos + k) % len] = v;
+                        }
+                    }
+                    let want = (0..(len + 1).saturating_sub(3))
+                        .filter(|&i| prefixes.iter().any(|p| s[i..i + 3] == *p))
+                        .fold(0u128, |m, i| m | 1 << i);
+                    let got = set.starts64(&s);
+                    if (18..=64).contains(&len) {
+                        assert_eq!(got.map(u128::from), Some(want), "{prefixes:?} {s:?}");
+                    } else {
+                        assert_eq!(got, None);
                     }
                 }
             }

@@ -522,11 +522,23 @@ impl Multi {
         let mut at = 0;
         if let Some(skip) = &self.skip {
             let start = sid;
+            // A short path's possible starts, found once.
+            let starts = match skip {
+                Skip::Prefixes(p) => p.starts64(path),
+                Skip::Teddy(_) => None,
+            };
             while at < path.len() {
                 if sid == start {
                     // No piece is under way: skip to the first place where one may start
                     // (none starts before it).
-                    match skip.find(path, at) {
+                    let next = match starts {
+                        // `at < path.len() <= 64`.
+                        Some(w) => Some(w & (u64::MAX << at))
+                            .filter(|&w| w != 0)
+                            .map(|w| w.trailing_zeros() as usize),
+                        None => skip.find(path, at),
+                    };
+                    match next {
                         None => break,
                         Some(i) => at = i,
                     }
