@@ -541,6 +541,8 @@ impl PrefixSet {
                     // PERF: every prefix starts with the same byte (e-largest's `/sp`, `/dc`,
                     // `/pl`): one comparison of the first bytes serves them all. e-largest
                     // 1,221 -> 1,206 instructions per URL, 87.8 -> 86.9 ns (12 pinned pairs).
+                    // The two loops stay apart: one loop testing `shared_first` inside gave
+                    // 1,226.
                     let first = _mm_loadu_si128(self.bytes[0][0].as_ptr().cast::<__m128i>());
                     for p in &self.bytes[..self.len] {
                         let splat = |j: usize| _mm_loadu_si128(p[j].as_ptr().cast::<__m128i>());
