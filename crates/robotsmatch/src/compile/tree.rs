@@ -14,9 +14,11 @@
 //! order (`/*?*sort=` and `/*?*order=` share the search for `?`). Each piece is placed at its
 //! leftmost occurrence after the previous one (a `memchr` / `memmem` searcher built once), which
 //! finds a match whenever one exists; an anchored pattern's last piece must end the path (one
-//! comparison). A node with many children first scans the path once with an Aho-Corasick
-//! automaton of their pieces (a DFA laid out by byte class, [`super::columns`], when it fits
-//! the dense budget), so only the children whose piece occurs are searched.
+//! comparison: a leaf piece of at most 8 bytes, such as `.pdf` in `/*.pdf$`, is kept apart
+//! from the children searched and compared with the path's last word). A node with many
+//! children first scans the path once with an Aho-Corasick automaton of their pieces (a DFA
+//! laid out by byte class, [`super::columns`], when it fits the dense budget), so only the
+//! children whose piece occurs are searched.
 //!
 //! Verdict pruning: the walk collects the literal matches first. Let `floor` be the higher
 //! priority of the best Allow and the best Disallow so far: a pattern of lower priority can
