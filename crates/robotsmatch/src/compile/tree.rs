@@ -1508,3 +1508,48 @@ enum Step {
 
 /// Piece trees deeper than this are searched with a heap stack instead of recursion.
 const MAX_RECURSION: u32 = 32;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every string of `len` bytes over `alphabet`.
+    fn strings(alphabet: &[u8], len: usize) -> Vec<Vec<u8>> {
+        let mut out = vec![Vec::new()];
+        for _ in 0..len {
+            out = out
+                .into_iter()
+                .flat_map(|s| {
+                    alphabet.iter().map(move |&b| {
+                        let mut t = s.clone();
+                        t.push(b);
+                        t
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    #[test]
+    fn last_word_shifted_to_a_piece_is_ends_with() {
+        // A zero byte in the alphabet: the zero padding of short paths must never pass for
+        // path bytes.
+        let alphabet = [b'a', 0];
+        let paths: Vec<Vec<u8>> = (0..=11).flat_map(|n| strings(&alphabet, n)).collect();
+        for len in 1..=8 {
+            for piece in strings(&alphabet, len) {
+                let p = Piece {
+                    word: load8(&piece),
+                    bytes: piece.clone().into(),
+                    multi: false,
+                };
+                for path in paths.iter().filter(|path| path.len() >= len) {
+                    let want = path.ends_with(&piece);
+                    assert_eq!(last8(path) >> (64 - 8 * len) == p.word, want);
+                    assert_eq!(p.ends(path), want, "{path:?} {piece:?}");
+                }
+            }
+        }
+    }
+}
