@@ -108,19 +108,22 @@ struct RestNode {
     open: [u64; 2],
     /// Per kind: the best key of the patterns ending here with `$` (0 = none).
     anchored: [u64; 2],
-    /// The highest priority of any pattern ending here or below.
-    max_priority: u64,
+    /// The highest priority of any pattern ending here or below (a priority is the high half
+    /// of a key: 32 bits).
+    max_priority: u32,
     /// For a node whose children's pieces are in [`Multi`]: those children by piece, sorted
     /// (`(piece, child)`), so that only the children whose piece occurs are tried.
-    by_piece: Vec<(u32, u32)>,
+    by_piece: Box<[(u32, u32)]>,
     /// ... and the other children (pieces of one byte, or only `$`-anchored).
-    others: Vec<u32>,
+    // PERF: boxed slices rather than `Vec`s (set once, at the end of the build), so that
+    // `ends` costs no memory: 24 bytes more a node were +12% hot memory on d-wildcards.
+    others: Box<[u32]>,
     /// The children that are leaves ending patterns with `$` only, with pieces of at most 8
     /// bytes (`/*.pdf$`, `/*/print$`): compared with the path's last word, apart from
     /// `children`.
     // PERF: one such child cost about 75 instructions through `try_child` (a-tiny's
     // `/*.pdf$`, b-shop's `.pdf`, `.json`, `.xml`, `/print`); here it is a few.
-    ends: Vec<End>,
+    ends: Box<[End]>,
 }
 
 impl RestNode {
@@ -131,14 +134,14 @@ impl RestNode {
     }
 }
 
-/// A piece of at most 8 bytes that must end the path, and the keys of the patterns it ends.
+/// A piece of at most 8 bytes that must end the path, and the node whose patterns it ends.
 #[derive(Clone, Copy, Debug)]
 struct End {
     /// The piece, little-endian, in the low `len` bytes.
     word: u64,
     len: u32,
-    /// Per kind, the best key (0 = none).
-    keys: [u64; 2],
+    /// The piece tree node (its `anchored` keys are folded when the piece ends the path).
+    node: u32,
 }
 
 /// The last (up to) 8 bytes of `path`, little-endian, in the high bytes of the word: shifted
@@ -156,9 +159,6 @@ fn last8(path: &[u8]) -> u64 {
 #[derive(Clone, Debug)]
 struct Piece {
     bytes: Box<[u8]>,
-    /// The first (up to) 8 bytes, little-endian, zero-padded: a piece of at most 8 bytes
-    /// that must end the path is one comparison with the path's last word.
-    word: u64,
     /// Found by the shared scan ([`Multi`]) rather than on its own.
     multi: bool,
 }
@@ -172,7 +172,7 @@ impl Piece {
         // PERF: most anchored pieces are short (`.pdf`, `.php`, `/print`): comparing the
         // path's last word, shifted to the piece's length, replaces a byte loop.
         if (1..=8).contains(&len) {
-            return last8(path) >> (64 - 8 * len) == self.word;
+            return last8(path) >> (64 - 8 * len) == load8(&self.bytes);
         }
         same(&path[path.len() - len..], &self.bytes)
     }
@@ -971,9 +971,9 @@ impl Tree {
                 open: [0; 2],
                 anchored: [0; 2],
                 max_priority: 0,
-                by_piece: Vec::new(),
-                others: Vec::new(),
-                ends: Vec::new(),
+                by_piece: Box::new([]),
+                others: Box::new([]),
+                ends: Box::new([]),
             });
             (rest.len() - 1) as u32
         };
@@ -1002,13 +1002,13 @@ impl Tree {
                         n.rest = new_rest(&mut rest, NONE);
                     }
                     let mut cur = n.rest;
-                    let priority = key_priority(key);
+                    // The high half of a 64-bit key.
+                    let priority = key_priority(key) as u32;
                     rest[cur as usize].max_priority = rest[cur as usize].max_priority.max(priority);
                     for piece in pieces_bytes.split(|&b| b == b'*') {
                         let pid = *piece_ids.entry(piece).or_insert_with(|| {
                             pieces.push(Piece {
                                 bytes: piece.into(),
-                                word: load8(piece),
                                 multi: false,
                             });
                             (pieces.len() - 1) as u32
@@ -1046,17 +1046,17 @@ impl Tree {
                     && r.is_leaf()
                     && (1..=8).contains(&pieces[r.piece as usize].bytes.len())
             };
-            let (ends, children): (Vec<u32>, Vec<u32>) =
+            let (leaves, children): (Vec<u32>, Vec<u32>) =
                 children.into_iter().partition(|&c| is_end(c));
-            rest[i].ends = ends
+            rest[i].ends = leaves
                 .iter()
                 .map(|&c| {
                     let r = &rest[c as usize];
                     let piece = &pieces[r.piece as usize];
                     End {
-                        word: piece.word,
+                        word: load8(&piece.bytes),
                         len: piece.bytes.len() as u32,
-                        keys: r.anchored,
+                        node: c,
                     }
                 })
                 .collect();
@@ -1076,8 +1076,8 @@ impl Tree {
                     by_piece.push((piece, c));
                 }
                 by_piece.sort_unstable();
-                rest[i].others = others;
-                rest[i].by_piece = by_piece;
+                rest[i].others = others.into();
+                rest[i].by_piece = by_piece.into();
             }
             rest[i].children = children;
         }
@@ -1167,9 +1167,9 @@ impl Tree {
                 .map(|r| {
                     std::mem::size_of::<RestNode>()
                         + r.children.capacity() * 4
-                        + r.by_piece.capacity() * 8
-                        + r.others.capacity() * 4
-                        + r.ends.capacity() * std::mem::size_of::<End>()
+                        + r.by_piece.len() * 8
+                        + r.others.len() * 4
+                        + std::mem::size_of_val(&*r.ends)
                 })
                 .sum::<usize>()
             + self.multi.as_ref().map_or(0, Multi::memory_usage)
@@ -1269,7 +1269,7 @@ impl Tree {
         let mut occ: Option<Occurrences> = None;
         for &(root, depth) in active[..n_active].iter().rev() {
             let r = &self.rest[root as usize];
-            if r.max_priority < self.floor(best) {
+            if u64::from(r.max_priority) < self.floor(best) {
                 continue;
             }
             self.fold_ends(r, path, depth as usize, best);
@@ -1290,7 +1290,7 @@ impl Tree {
         best: &mut [u64; 2],
         occ: &mut Occurrences,
     ) {
-        if self.rest[root as usize].max_priority >= self.floor(best) {
+        if u64::from(self.rest[root as usize].max_priority) >= self.floor(best) {
             self.eval_children(root, path, from, best, occ, 0);
         }
     }
@@ -1384,8 +1384,9 @@ impl Tree {
         for e in &r.ends {
             let len = e.len as usize;
             if path.len() >= from + len && last >> (64 - 8 * len) == e.word {
-                self.offer(best, ALLOW, e.keys[ALLOW]);
-                self.offer(best, DISALLOW, e.keys[DISALLOW]);
+                let keys = self.rest[e.node as usize].anchored;
+                self.offer(best, ALLOW, keys[ALLOW]);
+                self.offer(best, DISALLOW, keys[DISALLOW]);
             }
         }
     }
@@ -1470,7 +1471,7 @@ impl Tree {
         occ: &mut Occurrences,
     ) -> Step {
         let child = &self.rest[c as usize];
-        if child.max_priority < self.floor(best) {
+        if u64::from(child.max_priority) < self.floor(best) {
             // Children are ordered by priority: none after this one can matter either.
             return Step::Stop;
         }
@@ -1540,13 +1541,12 @@ mod tests {
         for len in 1..=8 {
             for piece in strings(&alphabet, len) {
                 let p = Piece {
-                    word: load8(&piece),
                     bytes: piece.clone().into(),
                     multi: false,
                 };
                 for path in paths.iter().filter(|path| path.len() >= len) {
                     let want = path.ends_with(&piece);
-                    assert_eq!(last8(path) >> (64 - 8 * len) == p.word, want);
+                    assert_eq!(last8(path) >> (64 - 8 * len) == load8(&piece), want);
                     assert_eq!(p.ends(path), want, "{path:?} {piece:?}");
                 }
             }
