@@ -143,6 +143,13 @@ struct End {
     node: u32,
 }
 
+/// Whether `path`, whose [`last8`] is `last`, ends with the piece of `len` bytes (1 to 8,
+/// `len <= path.len()`) whose bytes are `word` (little-endian, zero-padded).
+#[inline]
+fn ends_with_word(last: u64, len: usize, word: u64) -> bool {
+    last >> (64 - 8 * len) == word
+}
+
 /// The last (up to) 8 bytes of `path`, little-endian, in the high bytes of the word: shifted
 /// right by `64 - 8 * len`, the path's last `len` bytes (`len <= path.len()`).
 #[inline]
@@ -171,7 +178,7 @@ impl Piece {
         // PERF: most anchored pieces are short (`.pdf`, `.php`, `/print`): comparing the
         // path's last word, shifted to the piece's length, replaces a byte loop.
         if (1..=8).contains(&len) {
-            return last8(path) >> (64 - 8 * len) == load8(&self.bytes);
+            return ends_with_word(last8(path), len, load8(&self.bytes));
         }
         same(&path[path.len() - len..], &self.bytes)
     }
@@ -1380,7 +1387,7 @@ impl Tree {
         let last = last8(path);
         for e in &r.ends {
             let len = e.len as usize;
-            if path.len() >= from + len && last >> (64 - 8 * len) == e.word {
+            if path.len() >= from + len && ends_with_word(last, len, e.word) {
                 let keys = self.rest[e.node as usize].anchored;
                 self.offer(best, ALLOW, keys[ALLOW]);
                 self.offer(best, DISALLOW, keys[DISALLOW]);
@@ -1543,7 +1550,7 @@ mod tests {
                 };
                 for path in paths.iter().filter(|path| path.len() >= len) {
                     let want = path.ends_with(&piece);
-                    assert_eq!(last8(path) >> (64 - 8 * len) == load8(&piece), want);
+                    assert_eq!(ends_with_word(last8(path), len, load8(&piece)), want);
                     assert_eq!(p.ends(path), want, "{path:?} {piece:?}");
                 }
             }
