@@ -4,7 +4,9 @@
 //! almost no path needs a change: the scan for the first byte that might (a control byte,
 //! space, `%`, DEL or a byte `>= 0x80`) is on the hot path of every decision. On x86_64 it uses
 //! SSE2, which every x86_64 processor has; 8 to 15 bytes are read as two words; elsewhere, and
-//! for shorter inputs, a byte loop.
+//! for shorter inputs, a byte loop. Two scans that every decision runs, [`path_stops`] and
+//! [`PrefixSet::starts64`], take 32 bytes at a time with AVX2 where the processor has it
+//! (detected at run time; std caches the answer).
 //!
 //! [`block16`] does the same for a whole URL at once: for 16 bytes it gives bitmasks of the
 //! bytes that separate the authority from the path (`/`, `?`, `;`) and of those that stop a
@@ -16,9 +18,9 @@
 //! end of a host name that is its own lookup key (a bulk job's hosts). [`care_and_star`] gives
 //! a rule's first byte that needs care and its first `*` in one pass (building a matcher).
 //!
-//! This is the crate's only `unsafe` code: SIMD loads and intrinsics, each block with its
-//! proof, and tests that compare it with byte loops on every byte value at every position of
-//! every length up to 80.
+//! This is the crate's only `unsafe` code: SIMD loads and intrinsics, and calls of the AVX2
+//! functions after the detection, each block with its proof, and tests that compare every
+//! variant the processor runs with byte loops.
 
 /// True for the bytes [`first_care`] looks for: `<= 0x20`, `>= 0x7F`, or `%`.
 #[inline]
@@ -507,6 +509,19 @@ impl PrefixSet {
         if !(18..=64).contains(&n) {
             return None;
         }
+        #[cfg(target_arch = "x86_64")]
+        if n >= 34 && has_avx2() {
+            // SAFETY: the processor has AVX2 (detected), the only requirement of a
+            // `#[target_feature(enable = "avx2")]` function beyond its safe signature.
+            return Some(unsafe { self.starts64_avx2(s) });
+        }
+        Some(self.starts64_sse2(s))
+    }
+
+    /// [`PrefixSet::starts64`] in four blocks of 16 positions (`18 <= s.len() <= 64`).
+    #[inline]
+    fn starts64_sse2(&self, s: &[u8]) -> u64 {
+        let n = s.len();
         let mut m = 0u64;
         for k in 0..4 {
             // The later blocks are moved back to end at `n` (overlapping): the bits they
@@ -514,7 +529,59 @@ impl PrefixSet {
             let at = (16 * k).min(n - 18);
             m |= u64::from(self.mask16(s, at)) << at;
         }
-        Some(m)
+        m
+    }
+
+    /// [`PrefixSet::starts64`] with AVX2, in two blocks of 32 positions
+    /// (`34 <= s.len() <= 64`).
+    // PERF: e-largest's shared scan, for most of its paths: four blocks of 16 positions were
+    // ~140 instructions per URL.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn starts64_avx2(&self, s: &[u8]) -> u64 {
+        use core::arch::x86_64::{
+            __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+            _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+        };
+        let n = s.len();
+        assert!((34..=64).contains(&n));
+        let mask32 = |at: usize| {
+            assert!(at + 34 <= n);
+            // SAFETY: AVX2 is enabled (this function's target feature); the loads are the
+            // unaligned 32-byte loads from `s.as_ptr() + at + j` for `j < 3`, which the
+            // assertion above keeps inside `s`.
+            let load =
+                |j: usize| unsafe { _mm256_loadu_si256(s.as_ptr().add(at + j).cast::<__m256i>()) };
+            let (a, b, c) = (load(0), load(1), load(2));
+            let splat = |p: &[[u8; 16]; 3], j: usize| _mm256_set1_epi8(p[j][0] as i8);
+            let mut m = _mm256_setzero_si256();
+            if self.shared_first {
+                // One comparison of the first bytes serves every prefix (as in `mask16`).
+                for p in &self.bytes[..self.len] {
+                    let e = _mm256_and_si256(
+                        _mm256_cmpeq_epi8(b, splat(p, 1)),
+                        _mm256_cmpeq_epi8(c, splat(p, 2)),
+                    );
+                    m = _mm256_or_si256(m, e);
+                }
+                m = _mm256_and_si256(m, _mm256_cmpeq_epi8(a, splat(&self.bytes[0], 0)));
+            } else {
+                for p in &self.bytes[..self.len] {
+                    let e = _mm256_and_si256(
+                        _mm256_and_si256(
+                            _mm256_cmpeq_epi8(a, splat(p, 0)),
+                            _mm256_cmpeq_epi8(b, splat(p, 1)),
+                        ),
+                        _mm256_cmpeq_epi8(c, splat(p, 2)),
+                    );
+                    m = _mm256_or_si256(m, e);
+                }
+            }
+            _mm256_movemask_epi8(m) as u32
+        };
+        // The second block is moved back to end at `n` (overlapping).
+        let at = 32.min(n - 34);
+        u64::from(mask32(0)) | u64::from(mask32(at)) << at
     }
 
     /// The bitmask of the positions `at..at + 16` where a prefix of the set starts
@@ -699,20 +766,54 @@ pub(crate) fn first_path_stop_from(s: &[u8], from: usize) -> Option<usize> {
     })
 }
 
-/// The stops of [`first_path_stop_from`] in `s[from..]` when that is at most 64 bytes long and
-/// `s` at least 16: `(base, mask)`, bit `i` of `mask` for the byte `s[base + i]`. A `%` that
+/// The stops of [`first_path_stop_from`] in `s[from..]` when that is at most [`path_window`]
+/// bytes long and `s` at least 16: `(base, low, high)`, bit `i` of `low` for the byte
+/// `s[base + i]` and bit `i` of `high` for `s[base + 64 + i]`. A `%` that
 /// [`first_path_stop_from`] passes over may be among them (the caller judges every `%`).
-// PERF: a path's stops in one word, from four blocks (the later ones moved back to end at the
-// end of `s`, overlapping), rather than a loop over blocks whose number of turns (the path's
-// length) the processor mispredicts. `speed`, pinned, 5 alternations, medians: a-tiny
-// 47.0 -> 44.5 ns per URL, c-literal 73.4 -> 72.8, e-largest 93.3 -> 91.9, b-shop the same
-// (its lazy DFA's time dominates); 35 more instructions per URL on a-tiny.
+// PERF: a path's stops in one or two words, from a fixed number of blocks (the later ones
+// moved back to end at the end of `s`, overlapping), rather than a loop over blocks whose
+// number of turns (the path's length) the processor mispredicts. `speed`, pinned, 5
+// alternations, medians: a-tiny 47.0 -> 44.5 ns per URL, c-literal 73.4 -> 72.8, e-largest
+// 93.3 -> 91.9, b-shop the same (its lazy DFA's time dominates); 35 more instructions per URL
+// on a-tiny.
 #[inline]
-pub(crate) fn path_stops64(s: &[u8], from: usize) -> Option<(usize, u64)> {
+pub(crate) fn path_stops(s: &[u8], from: usize) -> Option<(usize, u64, u64)> {
     let n = s.len();
+    #[cfg(target_arch = "x86_64")]
+    if n >= 32 && n - from <= 128 && has_avx2() {
+        // SAFETY: the processor has AVX2 (detected), the only requirement of a
+        // `#[target_feature(enable = "avx2")]` function beyond its safe signature.
+        return Some(unsafe { path_stops128_avx2(s, from) });
+    }
     if n < 16 || n - from > 64 {
         return None;
     }
+    let (base, low) = path_stops64_sse2(s, from);
+    Some((base, low, 0))
+}
+
+/// The longest rest of a path [`path_stops`] takes on this processor: 128 bytes with AVX2,
+/// else 64.
+#[cfg(test)]
+fn path_window() -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        return 128;
+    }
+    64
+}
+
+/// True when the processor has AVX2 (detected once, then a load and a test).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// [`path_stops`] in four blocks of 16 bytes (`s.len() >= 16`, `s.len() - from <= 64`).
+#[inline]
+fn path_stops64_sse2(s: &[u8], from: usize) -> (usize, u64) {
+    let n = s.len();
     let base = from.min(n - 16);
     let mut m = 0u64;
     for k in 0..4 {
@@ -727,7 +828,99 @@ pub(crate) fn path_stops64(s: &[u8], from: usize) -> Option<(usize, u64)> {
         };
         m |= u64::from(stop) << (at - base);
     }
-    Some((base, m & (u64::MAX << (from - base))))
+    (base, m & (u64::MAX << (from - base)))
+}
+
+/// [`path_stops`] with AVX2, in blocks of 32 bytes (`s.len() >= 32`, `s.len() - from <= 128`):
+/// two for a rest of up to 64 bytes, four for a longer one.
+// PERF: the x86-64 baseline has only SSE2, hence the detection. Against four blocks of 16 for
+// paths up to 64 bytes and a loop over blocks for longer ones (`speed`, pinned, 3 alternations,
+// medians): a-tiny 634 -> 599 instructions per URL and 33.8 -> 32.1 ns with two blocks;
+// c-literal, whose paths are longer than 64 bytes for 39% of its URLs, 62.1 -> 59.5 ns when
+// three blocks took in up to 96 bytes (in one 128-bit word: a-tiny 645 instructions then).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn path_stops128_avx2(s: &[u8], from: usize) -> (usize, u64, u64) {
+    let n = s.len();
+    let block = |at: usize| {
+        let (stop, pct) = stops32_avx2(s, at);
+        if pct.count_ones() >= 2 {
+            stop & !high_escapes32_avx2(s, at)
+        } else {
+            stop
+        }
+    };
+    if n - from <= 64 {
+        let base = from.min(n - 32);
+        // The second block is moved back to end at the end of `s` (overlapping).
+        let at = (base + 32).min(n - 32);
+        let m = u64::from(block(base)) | u64::from(block(at)) << (at - base);
+        return (base, m & (u64::MAX << (from - base)), 0);
+    }
+    // `from + 64 < n`: the first two blocks are whole.
+    let mut m = u128::from(block(from)) | u128::from(block(from + 32)) << 32;
+    for k in 2..4 {
+        let at = (from + 32 * k).min(n - 32);
+        m |= u128::from(block(at)) << (at - from);
+    }
+    (from, m as u64, (m >> 64) as u64)
+}
+
+/// The lanes of `v` whose byte is in `lo ..= lo + len - 1` (`len <= 128`), as [`in_range`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn in_range32(v: core::arch::x86_64::__m256i, lo: u8, len: i32) -> core::arch::x86_64::__m256i {
+    use core::arch::x86_64::{_mm256_cmpgt_epi8, _mm256_set1_epi8, _mm256_sub_epi8};
+    let shifted = _mm256_sub_epi8(v, _mm256_set1_epi8((i32::from(lo) + 128) as u8 as i8));
+    _mm256_cmpgt_epi8(_mm256_set1_epi8((-128 + len) as i8), shifted)
+}
+
+/// The (stop, percent) bitmasks of [`block16`] for the 32 bytes at `s[at..at + 32]`
+/// (`at + 32 <= s.len()`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn stops32_avx2(s: &[u8], at: usize) -> (u32, u32) {
+    use core::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_min_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+    };
+    assert!(at + 32 <= s.len());
+    // SAFETY: the caller runs with AVX2 enabled (this function's target feature); the only
+    // memory access is the unaligned 32-byte load from `s.as_ptr() + at`, which the assertion
+    // above keeps inside `s`.
+    let v = unsafe { _mm256_loadu_si256(s.as_ptr().add(at).cast::<__m256i>()) };
+    let eq = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+    let low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x20)), v);
+    let high = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(0x7F)), v);
+    let pct = eq(b'%');
+    let stop = _mm256_or_si256(
+        _mm256_or_si256(low, high),
+        _mm256_or_si256(_mm256_or_si256(pct, eq(b'#')), eq(b'\\')),
+    );
+    (
+        _mm256_movemask_epi8(stop) as u32,
+        _mm256_movemask_epi8(pct) as u32,
+    )
+}
+
+/// [`high_escapes16`] for the 32 bytes at `s[at..at + 32]` (`at + 32 <= s.len()`): the first
+/// 30 positions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn high_escapes32_avx2(s: &[u8], at: usize) -> u32 {
+    use core::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8,
+    };
+    assert!(at + 32 <= s.len());
+    // SAFETY: as in `stops32_avx2`: AVX2 is enabled, and the 32-byte load at `s.as_ptr() + at`
+    // stays inside `s` (the assertion above).
+    let v = unsafe { _mm256_loadu_si256(s.as_ptr().add(at).cast::<__m256i>()) };
+    let upper_af = in_range32(v, b'A', 6);
+    let hex = _mm256_movemask_epi8(_mm256_or_si256(in_range32(v, b'0', 10), upper_af)) as u32;
+    let high = _mm256_movemask_epi8(_mm256_or_si256(in_range32(v, b'8', 2), upper_af)) as u32;
+    let pct = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'%' as i8))) as u32;
+    pct & (high >> 1) & (hex >> 2) & 0x3FFF_FFFF
 }
 
 /// The index of the first byte of `s` that is not an ASCII lower-case letter, a digit, `.`,
@@ -1030,7 +1223,7 @@ mod tests {
     }
 
     #[test]
-    fn path_stops64_holds_every_stop_and_nothing_else() {
+    fn path_stops_holds_every_stop_and_nothing_else() {
         let parts: [&[u8]; 9] = [
             b"ab",
             b"%D7",
@@ -1043,39 +1236,63 @@ mod tests {
             b" ",
         ];
         let mut x: u64 = 9309;
+        let mut checked = [0usize; 3];
         for _ in 0..20_000 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             let mut s = b"/x".to_vec();
-            for k in 0..(x % 24) as usize {
-                s.extend_from_slice(parts[(x >> (k * 2 + 5)) as usize % parts.len()]);
+            for k in 0..(x % 44) as usize {
+                s.extend_from_slice(parts[(x >> (k + 5)) as usize % parts.len()]);
             }
             for from in 0..s.len() {
-                let Some((base, mask)) = path_stops64(&s, from) else {
-                    assert!(s.len() < 16 || s.len() - from > 64);
-                    continue;
-                };
-                for (p, &b) in s.iter().enumerate() {
-                    let bit = p >= base && p - base < 64 && mask & (1 << (p - base)) != 0;
-                    let stop = matches!(b, b'#' | b'\\') || needs_care(b);
-                    let high_escape = b == b'%'
-                        && s.get(p + 1..p + 3).is_some_and(|h| {
-                            h.iter().all(|c| matches!(c, b'0'..=b'9' | b'A'..=b'F')) && h[0] >= b'8'
-                        });
-                    let s_ = String::from_utf8_lossy(&s);
-                    if p < from {
-                        assert!(!bit, "{s_:?} from {from}: {p} before it");
-                    } else if bit {
-                        assert!(stop, "{s_:?} from {from}: {p} is no stop");
-                    } else {
-                        // Only the `%` of an escape of a byte >= 0x80 already canonical may be
-                        // passed over.
-                        assert!(!stop || high_escape, "{s_:?} from {from}: stop {p} missing");
+                // The dispatch, and each variant this processor runs, wherever it applies.
+                let mut found = vec![(0, path_stops(&s, from))];
+                if s.len() >= 16 && s.len() - from <= 64 {
+                    let (base, low) = path_stops64_sse2(&s, from);
+                    found.push((1, Some((base, low, 0))));
+                }
+                #[cfg(target_arch = "x86_64")]
+                if has_avx2() && s.len() >= 32 && s.len() - from <= 128 {
+                    // SAFETY: the processor has AVX2 (tested just above).
+                    found.push((2, Some(unsafe { path_stops128_avx2(&s, from) })));
+                }
+                for (variant, stops) in found {
+                    let Some((base, low, high)) = stops else {
+                        assert!(s.len() < 16 || s.len() - from > path_window());
+                        continue;
+                    };
+                    checked[variant] += 1;
+                    for (p, &b) in s.iter().enumerate() {
+                        let mask = u128::from(low) | u128::from(high) << 64;
+                        let bit = p >= base && p - base < 128 && mask & (1 << (p - base)) != 0;
+                        let stop = matches!(b, b'#' | b'\\') || needs_care(b);
+                        let high_escape = b == b'%'
+                            && s.get(p + 1..p + 3).is_some_and(|h| {
+                                h.iter().all(|c| matches!(c, b'0'..=b'9' | b'A'..=b'F'))
+                                    && h[0] >= b'8'
+                            });
+                        let s_ = String::from_utf8_lossy(&s);
+                        if p < from {
+                            assert!(!bit, "{variant} {s_:?} from {from}: {p} before it");
+                        } else if bit {
+                            assert!(stop, "{variant} {s_:?} from {from}: {p} is no stop");
+                        } else {
+                            // Only the `%` of an escape of a byte >= 0x80 already canonical may
+                            // be passed over.
+                            assert!(
+                                !stop || high_escape,
+                                "{variant} {s_:?} from {from}: stop {p} missing"
+                            );
+                        }
                     }
                 }
             }
         }
+        // Each variant met many cases (AVX2 only where the processor has it).
+        assert!(checked[0] > 100_000 && checked[1] > 100_000, "{checked:?}");
+        #[cfg(target_arch = "x86_64")]
+        assert!(!has_avx2() || checked[2] > 100_000, "{checked:?}");
     }
 
     #[test]
@@ -1130,6 +1347,15 @@ mod tests {
                     let got = set.starts64(&s);
                     if (18..=64).contains(&len) {
                         assert_eq!(got.map(u128::from), Some(want), "{prefixes:?} {s:?}");
+                        // Each variant this processor runs, wherever it applies.
+                        let sse2 = set.starts64_sse2(&s);
+                        assert_eq!(u128::from(sse2), want, "SSE2 {prefixes:?} {s:?}");
+                        #[cfg(target_arch = "x86_64")]
+                        if has_avx2() && len >= 34 {
+                            // SAFETY: the processor has AVX2 (tested just above).
+                            let avx2 = unsafe { set.starts64_avx2(&s) };
+                            assert_eq!(u128::from(avx2), want, "AVX2 {prefixes:?} {s:?}");
+                        }
                     } else {
                         assert_eq!(got, None);
                     }

@@ -345,7 +345,7 @@ fn locate_http(url: &[u8]) -> Option<Located> {
 /// `;`).
 #[inline]
 fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
-    use crate::bytescan::{find2_from, first_path_stop_from, path_stops64};
+    use crate::bytescan::{find2_from, first_path_stop_from, path_stops};
     let n = url.len();
     let slash = url[start] != b'/';
     let span = |end, change| {
@@ -357,11 +357,15 @@ fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
         })
     };
     // The first byte that canonicalisation changes, or the end of the path.
-    let change = if let Some((base, mut stops)) = path_stops64(url, start) {
-        // A path of at most 64 bytes: its stops in one word.
+    let change = if let Some((mut base, mut stops, mut high)) = path_stops(url, start) {
+        // A short path (see `path_stops`): its stops in one word, or two.
         loop {
             if stops == 0 {
-                return span(n, None);
+                if high == 0 {
+                    return span(n, None);
+                }
+                (base, stops, high) = (base + 64, high, 0);
+                continue;
             }
             let p = base + stops.trailing_zeros() as usize;
             stops &= stops - 1;
