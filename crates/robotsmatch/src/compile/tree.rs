@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 use super::columns::Columns;
 use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
-use crate::bytescan::{load8, same, PrefixSet};
+use crate::bytescan::{load8, prefetch, same, PrefixSet};
 use crate::profile::Precedence;
 
 /// No index.
@@ -1214,6 +1214,12 @@ impl Tree {
         let mut pos = 0usize;
         loop {
             let n = &self.nodes[node];
+            // PERF: the children's first cache lines are asked for while the byte picks one
+            // (e-largest's 1 MB tree outgrows the first-level cache: 68.3 -> 66.8 ns per URL,
+            // `speed`, pinned, 3 alternations; c-literal's 45 KB does not, and is unchanged).
+            let kids = self.nodes.as_ptr().wrapping_add(n.child_start as usize);
+            prefetch(kids);
+            prefetch(kids.wrapping_add(2));
             if n.keys != 0 {
                 let k = &self.keys[n.keys as usize - 1];
                 self.offer(best, ALLOW, k[0]);
