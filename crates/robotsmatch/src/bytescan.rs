@@ -766,8 +766,8 @@ pub(crate) fn first_path_stop_from(s: &[u8], from: usize) -> Option<usize> {
     })
 }
 
-/// The stops of [`first_path_stop_from`] in `s[from..]` when that is at most [`path_window`]
-/// bytes long and `s` at least 16: `(base, low, high)`, bit `i` of `low` for the byte
+/// The stops of [`first_path_stop_from`] in `s[from..]` when that is at most 64 bytes long (128
+/// where the processor has AVX2) and `s` at least 16: `(base, low, high)`, bit `i` of `low` for the byte
 /// `s[base + i]` and bit `i` of `high` for `s[base + 64 + i]`. A `%` that
 /// [`first_path_stop_from`] passes over may be among them (the caller judges every `%`).
 // PERF: a path's stops in one or two words, from a fixed number of blocks (the later ones

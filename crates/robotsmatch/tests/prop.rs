@@ -301,6 +301,75 @@ fn tree_occurrences_in_place_and_on_the_heap_agree_with_the_reference() {
     );
 }
 
+/// The tree's jumps over a path's first segment (`/a/`, `/abcdefg/`: at most 8 bytes) land
+/// where the walk from the root would, after the same marks above: literal keys (`/`, `/a`),
+/// `$` keys that must not apply above the end (`/a$`), and wildcard activations (`/*x`,
+/// `/a*b`) at their depths. Every set of rules from a list that puts nodes on both sides of
+/// segment ends, against every path over a small alphabet and a few longer ones.
+#[test]
+fn tree_first_segment_jumps_agree_with_the_reference() {
+    let patterns = [
+        "/",
+        "/a",
+        "/a$",
+        "/a/",
+        "/a/$",
+        "/a/b",
+        "/ab/",
+        "/ab/*c",
+        "/*x",
+        "/a*b",
+        "/*/",
+        "/b/",
+        "/abcdefg/",
+        "/abcdefg/x",
+        "/abcdefgh/",
+        "/abcdef/",
+        "/a/*b$",
+        "/ab",
+    ];
+    let mut paths: Vec<String> = vec![String::from("/")];
+    let alphabet = ['/', 'a', 'b', 'x'];
+    let mut level = vec![String::from("/")];
+    for _ in 0..5 {
+        level = level
+            .iter()
+            .flat_map(|p| alphabet.iter().map(move |c| format!("{p}{c}")))
+            .collect();
+        paths.extend(level.iter().cloned());
+    }
+    for p in [
+        "/abcdefg/",
+        "/abcdefg/x",
+        "/abcdefg/xb",
+        "/abcdefgh/",
+        "/abcdefgh/x",
+        "/abcdef/",
+    ] {
+        paths.push(p.to_string());
+    }
+    let mut x: u64 = 9309;
+    let mut jumped = 0;
+    for _ in 0..300 {
+        let mut rules = Vec::new();
+        for p in patterns {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x % 3 == 0 {
+                rules.push((x % 2 == 0, p.to_string()));
+            }
+        }
+        let m = tree_matcher(&robots_body(&rules));
+        for p in &paths {
+            let (got, want) = verdict_and_reference(&m, p);
+            assert_eq!(got, want, "{rules:?} {p}");
+        }
+        jumped += usize::from(rules.iter().any(|r| r.1.ends_with('/')));
+    }
+    assert!(jumped > 100, "{jumped}");
+}
+
 /// A matcher of `body` for `bot` on the tree engine (asserted).
 fn tree_matcher(body: &str) -> Matcher {
     let m = MatcherBuilder::new()

@@ -8,7 +8,10 @@
 //! so long shared prefixes such as `/wiki/Spezial:` cost one comparison, not one step per byte).
 //! A node where a literal pattern ends holds its key (folded when the walk reaches the node; a
 //! `$` pattern only when the path ends there too). A node where the first piece of wildcard
-//! patterns ends activates them at that depth.
+//! patterns ends activates them at that depth. The walk of a path whose first segment (or
+//! first two, in files deep there) is a node's whole string starts at that node, found by a
+//! hash of the segment's bytes (see [`Jumps`]), after the keys and activations of the nodes
+//! above it.
 //!
 //! The wildcard patterns activated at one node share a second tree keyed by their pieces in
 //! order (`/*?*sort=` and `/*?*order=` share the search for `?`). Each piece is placed at its
@@ -792,7 +795,254 @@ pub(crate) struct Tree {
     rest: Vec<RestNode>,
     pieces: Vec<Piece>,
     multi: Option<Multi>,
+    /// Where a path's first segment leads, for the walk to start there (see [`Jumps`]).
+    jumps: Option<Jumps>,
     precedence: Precedence,
+}
+
+/// The nodes whose string is a path's first segment, or its first two, in at most 16 bytes
+/// (`/wiki/`, `/cd/E54380_02/`), by that string: the walk of a path that starts with one
+/// starts at its node, after the marks (keys and activations) of the nodes above it, which are
+/// known in advance. The same nodes are reached, in the same order, as by the walk from the
+/// root.
+// PERF: the walk is a chain of dependent steps, one per node (load the node, pick the child by
+// the next byte, load the child); a path's first segments are two words, a multiplication and
+// two loads away from the node they lead to. Against the walk from the root (`speed`, pinned,
+// 3 alternations, best-of medians): c-literal 59.3 -> 57.4 ns per URL (half its paths start
+// with `/wiki/`, four nodes down), e-largest 66.4 -> 55.9, d-wildcards and a-tiny unchanged;
+// with paths that start elsewhere, the walk ends after one or two nodes (e-largest 35 ns per
+// URL, against 72 with its own).
+#[derive(Clone, Debug)]
+struct Jumps {
+    /// Open addressing, one probe: an index into `jumps` (+1), 0 for none; a string whose slot
+    /// is taken is left to the walk.
+    // PERF: indices rather than the jumps themselves, which made e-largest's hot memory twice
+    // as large (1.0 -> 2.1 MB; now 1.3 MB); a quarter of the slots or fewer are taken.
+    slots: Box<[u32]>,
+    jumps: Box<[Jump]>,
+    /// `64 - log2(slots.len())`.
+    shift: u32,
+    /// The marked nodes above each jump's node (node, depth), each jump's in a run.
+    marked: Box<[(u32, u32)]>,
+    /// Two segments are looked up (else only first segments are kept): when the tree has at
+    /// least as many nodes at the end of a path's second segment as at the end of its first.
+    // PERF: `speed`, pinned, 3 alternations, best-of medians: e-largest (5,005 jumps, most of
+    // them two segments deep: `/cd/A57673_01/`) 65.7 -> 54.4 ns per URL with them, against
+    // first segments only; c-literal (4 jumps, of which `/wiki/` is the one that counts) 54.8 ->
+    // 57.6 ns when it looked for two segments too, d-wildcards (2 of its 22) 165.4 -> 169.1.
+    two: bool,
+}
+
+/// One entry of [`Jumps`].
+#[derive(Clone, Copy, Debug)]
+struct Jump {
+    /// The segments' bytes, little-endian, zero-padded, in two words.
+    key: [u64; 2],
+    node: u32,
+    /// Where this jump's marked nodes start in `marked`.
+    marked_start: u32,
+    marked_len: u16,
+    /// The segments' length (where the walk goes on).
+    depth: u16,
+}
+
+/// The slot of the key `[low, high]` in a table of `2^(64 - shift)` slots.
+#[inline]
+fn jump_slot(key: [u64; 2], shift: u32) -> usize {
+    (key[0]
+        .wrapping_add(key[1].rotate_left(29))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        >> shift) as usize
+}
+
+/// A node met while [`Jumps::build`] goes down the tree: its index, its string (at most 16
+/// bytes, little-endian) and that string's length, and the marked nodes above it.
+struct Descent {
+    node: u32,
+    string: u128,
+    len: usize,
+    above: Vec<(u32, u32)>,
+}
+
+/// The slashes among the bytes of `word` (bit 7 of each byte that is `/`), exactly.
+#[inline]
+fn slashes(word: u64) -> u64 {
+    const LO7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = word ^ (LO * u64::from(b'/'));
+    // Bit 7 of a byte of `(x & 0x7F) + 0x7F | x` is set exactly when the byte of `x` is not 0.
+    !(((x & LO7).wrapping_add(LO7)) | x | LO7)
+}
+
+impl Jumps {
+    /// The jumps of the tree of `nodes` (labels past their 8th byte in `labels`); `None`
+    /// when there is none.
+    fn build(nodes: &[Node], labels: &[u8]) -> Option<Jumps> {
+        // Depth first from the root, over strings of at most 16 bytes and two segments.
+        let mut found: Vec<Descent> = Vec::new();
+        let mut stack = vec![Descent {
+            node: 0,
+            string: 0,
+            len: 0,
+            above: Vec::new(),
+        }];
+        while let Some(d) = stack.pop() {
+            let n = &nodes[d.node as usize];
+            let bytes = d.string.to_le_bytes();
+            // The slashes after the first byte: the ends of the segments so far.
+            let ends = bytes[1..d.len.max(1)]
+                .iter()
+                .filter(|&&b| b == b'/')
+                .count();
+            let mut below = d.above.clone();
+            if n.keys != 0 || n.rest != 0 {
+                below.push((d.node, d.len as u32));
+            }
+            if ends < 2 {
+                for c in n.child_start..n.child_start + u32::from(n.child_len) {
+                    let child = &nodes[c as usize];
+                    let l = usize::from(child.label_len);
+                    if d.len + l > 16 {
+                        continue;
+                    }
+                    let mut label = [0u8; 16];
+                    label[..8].copy_from_slice(
+                        &(child.label & (u64::MAX >> child.head_shift)).to_le_bytes(),
+                    );
+                    if l > 8 {
+                        let at = child.label_rest as usize;
+                        label[8..l].copy_from_slice(&labels[at..at + l - 8]);
+                    }
+                    stack.push(Descent {
+                        node: c,
+                        string: d.string | u128::from_le_bytes(label) << (8 * d.len),
+                        len: d.len + l,
+                        above: below.clone(),
+                    });
+                }
+            }
+            if d.len >= 2 && bytes[0] == b'/' && bytes[d.len - 1] == b'/' && ends <= 2 {
+                found.push(d);
+            }
+        }
+        let two = found
+            .iter()
+            .filter(|d| d.len > 8 || d.string.to_le_bytes()[1..d.len - 1].contains(&b'/'))
+            .count();
+        let two = 2 * two >= found.len();
+        if !two {
+            // First segments of at most 8 bytes: the key is one word.
+            found.retain(|d| d.len <= 8 && !d.string.to_le_bytes()[1..d.len - 1].contains(&b'/'));
+        }
+        if found.is_empty() {
+            return None;
+        }
+        let bits = (found.len() * 4)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        let shift = 64 - bits;
+        let mut slots = vec![0u32; 1 << bits];
+        let mut jumps = Vec::new();
+        // Marked runs, each once (most jumps share theirs: e-largest's the root's `/`).
+        let mut runs: HashMap<Vec<(u32, u32)>, u32> = HashMap::new();
+        let mut marked = Vec::new();
+        for d in found {
+            let key = [d.string as u64, (d.string >> 64) as u64];
+            let slot = &mut slots[jump_slot(key, shift)];
+            if *slot != 0 {
+                continue;
+            }
+            let marked_start = *runs.entry(d.above.clone()).or_insert_with(|| {
+                marked.extend_from_slice(&d.above);
+                (marked.len() - d.above.len()) as u32
+            });
+            jumps.push(Jump {
+                key,
+                node: d.node,
+                marked_start,
+                // At most 17 nodes on a string of 16 bytes.
+                marked_len: d.above.len() as u16,
+                depth: d.len as u16,
+            });
+            *slot = jumps.len() as u32;
+        }
+        Some(Jumps {
+            slots: slots.into_boxed_slice(),
+            jumps: jumps.into_boxed_slice(),
+            shift,
+            marked: marked.into_boxed_slice(),
+            two,
+        })
+    }
+
+    /// The jump for `path`'s first two segments, or else its first, if there is one.
+    #[inline]
+    fn find(&self, path: &[u8]) -> Option<&Jump> {
+        let low = load8(path);
+        if !self.two {
+            // The first `/` after the first byte: the lowest zero byte of `x` (which the
+            // zero-byte test finds exactly; only bytes above it may be wrong).
+            let x = (low ^ (LO * u64::from(b'/'))) | 0xFF;
+            let z = x.wrapping_sub(LO) & !x & HI;
+            let first = z.trailing_zeros() as usize / 8 + 1;
+            if first > 8 {
+                return None;
+            }
+            let key = low & (u64::MAX >> (64 - 8 * first));
+            let jump = self.jump(jump_slot([key, 0], self.shift))?;
+            return (jump.key[0] == key).then_some(jump);
+        }
+        let high = load8(path.get(8..).unwrap_or_default());
+        // The ends of the first two segments: the first two `/` after the first byte (the
+        // zero-padding past the end of the path is no `/`), as lengths (17 for none).
+        let ends = [slashes(low) & !0xFF, slashes(high)];
+        let at = |m: [u64; 2]| {
+            if m[0] != 0 {
+                m[0].trailing_zeros() as usize / 8 + 1
+            } else {
+                m[1].trailing_zeros() as usize / 8 + 9
+            }
+        };
+        let first = at(ends);
+        let rest = if ends[0] != 0 {
+            [ends[0] & ends[0].wrapping_sub(1), ends[1]]
+        } else {
+            [0, ends[1] & ends[1].wrapping_sub(1)]
+        };
+        let second = at(rest);
+        let probe = |len: usize| {
+            let key = if len <= 8 {
+                [low & (u64::MAX >> (64 - 8 * len)), 0]
+            } else {
+                [low, high & (u64::MAX >> (128 - 8 * len))]
+            };
+            let jump = self.jump(jump_slot(key, self.shift))?;
+            (jump.key == key).then_some(jump)
+        };
+        if second <= 16 {
+            if let Some(j) = probe(second) {
+                return Some(j);
+            }
+        }
+        if first <= 16 {
+            probe(first)
+        } else {
+            None
+        }
+    }
+
+    /// The jump in slot `slot`, if any.
+    #[inline]
+    fn jump(&self, slot: usize) -> Option<&Jump> {
+        let i = self.slots[slot] as usize;
+        i.checked_sub(1).map(|i| &self.jumps[i])
+    }
+
+    fn memory_usage(&self) -> usize {
+        std::mem::size_of_val(&*self.slots)
+            + std::mem::size_of_val(&*self.jumps)
+            + std::mem::size_of_val(&*self.marked)
+    }
 }
 
 /// One first piece and what ends there.
@@ -1147,6 +1397,7 @@ impl Tree {
                 wide.push(set);
             }
         }
+        let jumps = Jumps::build(&nodes, &labels);
         Tree {
             nodes,
             wide,
@@ -1155,6 +1406,7 @@ impl Tree {
             rest,
             pieces,
             multi,
+            jumps,
             precedence,
         }
     }
@@ -1177,6 +1429,7 @@ impl Tree {
                 })
                 .sum::<usize>()
             + self.multi.as_ref().map_or(0, Multi::memory_usage)
+            + self.jumps.as_ref().map_or(0, Jumps::memory_usage)
             + self
                 .pieces
                 .iter()
@@ -1212,6 +1465,37 @@ impl Tree {
         let mut n_active = 0;
         let mut node = 0usize;
         let mut pos = 0usize;
+        if let Some(jumps) = &self.jumps {
+            if let Some(j) = jumps.find(path) {
+                let start = j.marked_start as usize;
+                for &(m, depth) in &jumps.marked[start..start + usize::from(j.marked_len)] {
+                    // Above the jump's node, so before the end of the path: no `$` key.
+                    let n = &self.nodes[m as usize];
+                    if n.keys != 0 {
+                        let k = &self.keys[n.keys as usize - 1];
+                        self.offer(best, ALLOW, k[0]);
+                        self.offer(best, DISALLOW, k[1]);
+                    }
+                    if n.rest != 0 {
+                        let root = n.rest - 1;
+                        if n_active < active.len() {
+                            active[n_active] = (root, depth);
+                            n_active += 1;
+                        } else {
+                            self.eval_rest(
+                                root,
+                                path,
+                                depth as usize,
+                                best,
+                                &mut Occurrences::new(),
+                            );
+                        }
+                    }
+                }
+                node = j.node as usize;
+                pos = usize::from(j.depth);
+            }
+        }
         loop {
             let n = &self.nodes[node];
             // PERF: the children's first cache lines are asked for while the byte picks one
