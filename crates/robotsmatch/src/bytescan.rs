@@ -876,7 +876,8 @@ fn in_range32(v: core::arch::x86_64::__m256i, lo: u8, len: i32) -> core::arch::x
 }
 
 /// The (stop, percent) bitmasks of [`block16`] for the 32 bytes at `s[at..at + 32]`
-/// (`at + 32 <= s.len()`).
+/// (`at + 32 <= s.len()`): `block16_sse2`'s classes, line for line, in 32 lanes (kept apart
+/// rather than made generic: the intrinsics of each width are distinct functions).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn stops32_avx2(s: &[u8], at: usize) -> (u32, u32) {
