@@ -327,6 +327,15 @@ fn tree_first_segment_jumps_agree_with_the_reference() {
         "/abcdef/",
         "/a/*b$",
         "/ab",
+        // Ends of second segments (looked up when the tree has at least as many of them as
+        // of first ones), past 8 bytes too.
+        "/a/b/",
+        "/a/x/",
+        "/ab/x/",
+        "/a/bb/$",
+        "/b/a/*x",
+        "/abcdefg/xb/",
+        "/abcdefg/xbab/",
     ];
     let mut paths: Vec<String> = vec![String::from("/")];
     let alphabet = ['/', 'a', 'b', 'x'];
@@ -345,6 +354,11 @@ fn tree_first_segment_jumps_agree_with_the_reference() {
         "/abcdefgh/",
         "/abcdefgh/x",
         "/abcdef/",
+        "/abcdefg/xb/",
+        "/abcdefg/xb/a",
+        "/abcdefg/xbab/",
+        "/abcdefg/xbab/x",
+        "/ab/x/bx",
     ] {
         paths.push(p.to_string());
     }
