@@ -766,9 +766,9 @@ pub(crate) fn first_path_stop_from(s: &[u8], from: usize) -> Option<usize> {
     })
 }
 
-/// The stops of [`first_path_stop_from`] in `s[from..]` when that is at most 64 bytes long (128
-/// where the processor has AVX2) and `s` at least 16: `(base, low, high)`, bit `i` of `low` for the byte
-/// `s[base + i]` and bit `i` of `high` for `s[base + 64 + i]`. A `%` that
+/// The stops of [`first_path_stop_from`] in `s[from..]` when that is at most 64 bytes long
+/// (128 where the processor has AVX2) and `s` at least 16: `(base, low, high)`, bit `i` of
+/// `low` for the byte `s[base + i]` and bit `i` of `high` for `s[base + 64 + i]`. A `%` that
 /// [`first_path_stop_from`] passes over may be among them (the caller judges every `%`).
 // PERF: a path's stops in one or two words, from a fixed number of blocks (the later ones
 // moved back to end at the end of `s`, overlapping), rather than a loop over blocks whose
@@ -1279,8 +1279,8 @@ mod tests {
                         continue;
                     };
                     checked[variant] += 1;
+                    let mask = u128::from(low) | u128::from(high) << 64;
                     for (p, &b) in s.iter().enumerate() {
-                        let mask = u128::from(low) | u128::from(high) << 64;
                         let bit = p >= base && p - base < 128 && mask & (1 << (p - base)) != 0;
                         let stop = matches!(b, b'#' | b'\\') || needs_care(b);
                         let high_escape = b == b'%'

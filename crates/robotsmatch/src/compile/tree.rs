@@ -824,8 +824,9 @@ struct Jumps {
     shift: u32,
     /// The marked nodes above each jump's node (node, depth), each jump's in a run.
     marked: Box<[(u32, u32)]>,
-    /// Two segments are looked up (else only first segments are kept): when the tree has at
-    /// least as many nodes at the end of a path's second segment as at the end of its first.
+    /// Jumps that need the path's second word are looked up too (two segments, or one longer
+    /// than 8 bytes), when they are at least as many as the others; else only first segments
+    /// of at most 8 bytes are kept, looked up in one word.
     // PERF: `speed`, pinned, 3 alternations, best-of medians: e-largest (5,005 jumps, most of
     // them two segments deep: `/cd/A57673_01/`) 65.7 -> 54.4 ns per URL with them, against
     // first segments only; c-literal (4 jumps, of which `/wiki/` is the one that counts) 54.8 ->
@@ -980,11 +981,9 @@ impl Jumps {
     fn find(&self, path: &[u8]) -> Option<&Jump> {
         let low = load8(path);
         if !self.two {
-            // The first `/` after the first byte: the lowest zero byte of `x` (which the
-            // zero-byte test finds exactly; only bytes above it may be wrong).
-            let x = (low ^ (LO * u64::from(b'/'))) | 0xFF;
-            let z = x.wrapping_sub(LO) & !x & HI;
-            let first = z.trailing_zeros() as usize / 8 + 1;
+            // The first `/` after the first byte (the zero-padding past the end of the path is
+            // no `/`).
+            let first = (slashes(low) & !0xFF).trailing_zeros() as usize / 8 + 1;
             if first > 8 {
                 return None;
             }
@@ -1469,28 +1468,8 @@ impl Tree {
             if let Some(j) = jumps.find(path) {
                 let start = j.marked_start as usize;
                 for &(m, depth) in &jumps.marked[start..start + usize::from(j.marked_len)] {
-                    // Above the jump's node, so before the end of the path: no `$` key.
-                    let n = &self.nodes[m as usize];
-                    if n.keys != 0 {
-                        let k = &self.keys[n.keys as usize - 1];
-                        self.offer(best, ALLOW, k[0]);
-                        self.offer(best, DISALLOW, k[1]);
-                    }
-                    if n.rest != 0 {
-                        let root = n.rest - 1;
-                        if n_active < active.len() {
-                            active[n_active] = (root, depth);
-                            n_active += 1;
-                        } else {
-                            self.eval_rest(
-                                root,
-                                path,
-                                depth as usize,
-                                best,
-                                &mut Occurrences::new(),
-                            );
-                        }
-                    }
+                    let m = &self.nodes[m as usize];
+                    self.mark(m, path, depth as usize, best, &mut active, &mut n_active);
                 }
                 node = j.node as usize;
                 pos = usize::from(j.depth);
@@ -1504,24 +1483,7 @@ impl Tree {
             let kids = self.nodes.as_ptr().wrapping_add(n.child_start as usize);
             prefetch(kids);
             prefetch(kids.wrapping_add(2));
-            if n.keys != 0 {
-                let k = &self.keys[n.keys as usize - 1];
-                self.offer(best, ALLOW, k[0]);
-                self.offer(best, DISALLOW, k[1]);
-                if pos == path.len() {
-                    self.offer(best, ALLOW, k[2]);
-                    self.offer(best, DISALLOW, k[3]);
-                }
-            }
-            if n.rest != 0 {
-                let root = n.rest - 1;
-                if n_active < active.len() {
-                    active[n_active] = (root, pos as u32);
-                    n_active += 1;
-                } else {
-                    self.eval_rest(root, path, pos, best, &mut Occurrences::new());
-                }
-            }
+            self.mark(n, path, pos, best, &mut active, &mut n_active);
             let Some(&b) = path.get(pos) else {
                 break;
             };
@@ -1570,6 +1532,39 @@ impl Tree {
             if !r.children.is_empty() {
                 let occ = occ.get_or_insert_with(Occurrences::new);
                 self.eval_kids(r, path, depth as usize, best, occ, 0);
+            }
+        }
+    }
+
+    /// What the walk does at node `n`, reached at depth `pos`: folds the keys of the literal
+    /// patterns that end there (those with `$` when the path ends there too), and activates
+    /// the wildcard patterns whose first piece ends there, in `active` while it has room.
+    #[inline]
+    fn mark(
+        &self,
+        n: &Node,
+        path: &[u8],
+        pos: usize,
+        best: &mut [u64; 2],
+        active: &mut [(u32, u32); 8],
+        n_active: &mut usize,
+    ) {
+        if n.keys != 0 {
+            let k = &self.keys[n.keys as usize - 1];
+            self.offer(best, ALLOW, k[0]);
+            self.offer(best, DISALLOW, k[1]);
+            if pos == path.len() {
+                self.offer(best, ALLOW, k[2]);
+                self.offer(best, DISALLOW, k[3]);
+            }
+        }
+        if n.rest != 0 {
+            let root = n.rest - 1;
+            if *n_active < active.len() {
+                active[*n_active] = (root, pos as u32);
+                *n_active += 1;
+            } else {
+                self.eval_rest(root, path, pos, best, &mut Occurrences::new());
             }
         }
     }
