@@ -1208,6 +1208,227 @@ pub(crate) fn load8(s: &[u8]) -> u64 {
     }
 }
 
+/// How many sets of 8 buckets a [`BucketScan`] has at most.
+pub(crate) const BUCKET_SETS: usize = 3;
+
+/// How many pieces a [`BucketScan`] takes at most: one per bucket.
+pub(crate) const BUCKET_PIECES: usize = 8 * BUCKET_SETS;
+
+/// The longest path a [`BucketScan`] scans (two blocks of 64 bytes).
+pub(crate) const BUCKET_WINDOW: usize = 128;
+
+/// The bytes that the pieces of one set of 8 buckets allow at their first three offsets: bit
+/// `j` of `offsets[k][b & 0x7F]` is set when the piece of bucket `j` has byte `b` at offset
+/// `k`, or is shorter than `k + 1` bytes.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct BucketTables {
+    offsets: [[u8; 128]; 3],
+}
+
+/// A Teddy-like search for a few pieces at once, with AVX-512 VBMI: each piece has a bucket
+/// (a bit of a set of 8), and one pass over a path of at most [`BUCKET_WINDOW`] bytes gives,
+/// for every position and set, the buckets whose piece's first three bytes (fewer for a
+/// shorter piece) are there, and which buckets have such a candidate at all. A search for one
+/// piece is then a bit test of those vectors and a comparison at each candidate. The tables
+/// look bytes up by their low 7 bits, so a byte `>= 0x80` of a path may make a false candidate
+/// (the comparison rejects it), never hide a true one: pieces whose first three bytes are not
+/// all ASCII are not taken.
+#[derive(Clone, Debug)]
+pub(crate) struct BucketScan {
+    sets: Box<[BucketTables]>,
+}
+
+/// The result of a [`BucketScan`] of one path.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct BucketHits {
+    /// Per set and 64-byte block of the path: per position, the buckets with a candidate
+    /// there (zero past the path).
+    blocks: [[core::arch::x86_64::__m512i; 2]; BUCKET_SETS],
+    /// The length of the path scanned.
+    len: usize,
+    /// Bit `i` when bucket `i` has a candidate in the path.
+    present: u32,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl BucketHits {
+    /// Bit `i` when the piece of bucket `i` may occur in the path scanned (its first three
+    /// bytes do somewhere): the pieces of the other buckets do not.
+    #[inline]
+    pub(crate) fn present(&self) -> u32 {
+        self.present
+    }
+}
+
+impl BucketScan {
+    /// The scan of `pieces` (bucket `i` for `pieces[i]`), where the processor has the features
+    /// of [`BucketScan::scan`] (AVX-512 F, BW and VBMI, GFNI, POPCNT); `None` without them, for
+    /// more than [`BUCKET_PIECES`] pieces, an empty piece, or a piece with a byte `>= 0x80`
+    /// among its first three.
+    pub(crate) fn build(pieces: &[&[u8]]) -> Option<BucketScan> {
+        if pieces.len() > BUCKET_PIECES
+            || pieces
+                .iter()
+                .any(|p| p.is_empty() || p.iter().take(3).any(|&b| b >= 0x80))
+            || !has_bucket_features()
+        {
+            return None;
+        }
+        let mut sets = vec![
+            BucketTables {
+                offsets: [[0; 128]; 3]
+            };
+            pieces.len().div_ceil(8)
+        ];
+        for (i, p) in pieces.iter().enumerate() {
+            let (set, bit) = (&mut sets[i / 8], 1u8 << (i % 8));
+            for (k, table) in set.offsets.iter_mut().enumerate() {
+                match p.get(k) {
+                    Some(&b) => table[usize::from(b)] |= bit,
+                    None => table.iter_mut().for_each(|t| *t |= bit),
+                }
+            }
+        }
+        Some(BucketScan { sets: sets.into() })
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn memory_usage(&self) -> usize {
+        std::mem::size_of_val(&*self.sets)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl BucketScan {
+    /// Scans `path` (at most [`BUCKET_WINDOW`] bytes): per 64-byte block, three loads (at
+    /// offsets 0, 1 and 2; bytes past the path read as 0), per set a table lookup of each
+    /// (`vpermi2b`: 128 entries) and their `and`. For callers that run with these features (a
+    /// `BucketScan` exists only where the processor has them), so that it is inlined.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    pub(crate) fn scan(&self, path: &[u8]) -> BucketHits {
+        use core::arch::x86_64::{
+            __m512i, _mm512_and_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_maskz_loadu_epi8,
+            _mm512_maskz_mov_epi8, _mm512_permutex2var_epi8, _mm512_set1_epi64,
+            _mm512_setzero_si512, _mm512_test_epi8_mask,
+        };
+        let n = path.len();
+        assert!(n <= BUCKET_WINDOW && self.sets.len() <= BUCKET_SETS);
+        let load = |start: usize| -> __m512i {
+            let count = n.saturating_sub(start).min(64);
+            if count == 0 {
+                return _mm512_setzero_si512();
+            }
+            let k = u64::MAX >> (64 - count);
+            // SAFETY: AVX-512 BW is enabled (this function's target feature). `start < n`, so
+            // the pointer is inside `path`, and the mask enables the `count` bytes from it,
+            // which end at or before `path`'s end: no byte outside `path` is read (masked-off
+            // bytes are not accessed, and read as 0).
+            unsafe { _mm512_maskz_loadu_epi8(k, path.as_ptr().add(start).cast::<i8>()) }
+        };
+        // Bucket `j`'s selector in byte `j` of every word: see the transposition below.
+        let select = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let mut blocks = [[_mm512_setzero_si512(); 2]; BUCKET_SETS];
+        let mut present = 0u32;
+        for b in 0..n.div_ceil(64) {
+            let at = 64 * b;
+            let valid = u64::MAX >> (64 - (n - at).min(64));
+            let x = [load(at), load(at + 1), load(at + 2)];
+            for (s, t) in self.sets.iter().enumerate() {
+                let look = |k: usize| {
+                    let table = t.offsets[k].as_ptr().cast::<__m512i>();
+                    // SAFETY: `BucketTables` is 64-byte aligned and each table is 128 bytes at
+                    // an offset that is a multiple of 128: both aligned 64-byte loads are
+                    // inside it.
+                    let (lo, hi) = unsafe {
+                        (
+                            core::arch::x86_64::_mm512_load_si512(table),
+                            core::arch::x86_64::_mm512_load_si512(table.add(1)),
+                        )
+                    };
+                    _mm512_permutex2var_epi8(lo, x[k], hi)
+                };
+                let v = _mm512_maskz_mov_epi8(
+                    valid,
+                    _mm512_and_si512(_mm512_and_si512(look(0), look(1)), look(2)),
+                );
+                blocks[s][b] = v;
+                // Per word of `v` (8 positions), its 8x8 bit matrix transposed (GFNI: bit `i`
+                // of byte `j` of the result is bit `j` of byte `7 - i` of the word): byte `j`
+                // is nonzero when bucket `j` has a candidate in the word. Bit `8 * q + j` of
+                // `m`: bucket `j` in the word `q`; then the union of the words.
+                let t = _mm512_gf2p8affine_epi64_epi8(select, v, 0);
+                let m = _mm512_test_epi8_mask(t, t);
+                let m = m | m >> 32;
+                let m = m | m >> 16;
+                let m = m | m >> 8;
+                present |= u32::from(m as u8) << (8 * s);
+            }
+        }
+        BucketHits {
+            blocks,
+            len: n,
+            present,
+        }
+    }
+
+    /// The leftmost occurrence of `piece`, which is bucket `bucket`'s, starting at or after
+    /// `from` in `path`, which `hits` holds the scan of: the candidates in one or two words,
+    /// then a comparison of the piece at each, left to right.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    pub(crate) fn first(
+        &self,
+        hits: &BucketHits,
+        bucket: usize,
+        piece: &[u8],
+        path: &[u8],
+        from: usize,
+    ) -> Option<usize> {
+        use core::arch::x86_64::{_mm512_set1_epi8, _mm512_test_epi8_mask};
+        let n = path.len();
+        assert!(hits.len == n && bucket < self.sets.len() * 8);
+        if from >= n {
+            return None;
+        }
+        let bit = _mm512_set1_epi8((1u8 << (bucket % 8)) as i8);
+        let set = &hits.blocks[bucket / 8];
+        let low = _mm512_test_epi8_mask(set[0], bit);
+        let high = if n > 64 {
+            _mm512_test_epi8_mask(set[1], bit)
+        } else {
+            0
+        };
+        let mut m = (u128::from(low) | u128::from(high) << 64) & (u128::MAX << from);
+        let len = piece.len();
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            if n - i >= len && same(&path[i..i + len], piece) {
+                return Some(i);
+            }
+            m &= m - 1;
+        }
+        None
+    }
+}
+
+/// True when the processor has what [`BucketScan::scan`] needs (detected once, then cached by
+/// std).
+#[inline]
+fn has_bucket_features() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("gfni")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1755,5 +1976,65 @@ mod tests {
         assert_eq!(first_care(s), Some(23));
         assert_eq!(first_care(&s[24..]), Some(6));
         assert_eq!(first_care(b"/abcdefghijklmnopqrstuvwxyz0123456789"), None);
+    }
+
+    /// Every bucket's search against `find`, for pieces of one to five bytes from a small
+    /// alphabet (so that they occur, overlap and share buckets' bytes), in paths of every
+    /// length up to the window, from every position; bytes `>= 0x80` in paths alias ASCII ones
+    /// in the tables and must not be found. Where the processor lacks the features, `build`
+    /// must say so by returning `None` (and the tree then searches without buckets).
+    #[test]
+    fn bucket_scan_finds_what_find_finds() {
+        let alphabet = b"ab/?\xE1";
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut scans = 0;
+        for round in 0..300 {
+            let count = 1 + (next() % BUCKET_PIECES as u64) as usize;
+            let pieces: Vec<Vec<u8>> = (0..count)
+                .map(|_| {
+                    let len = 1 + (next() % 5) as usize;
+                    (0..len).map(|_| alphabet[(next() % 4) as usize]).collect()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = pieces.iter().map(|p| &p[..]).collect();
+            let Some(scan) = BucketScan::build(&refs) else {
+                assert!(!has_bucket_features(), "build refused ASCII pieces");
+                return;
+            };
+            let len = round % (BUCKET_WINDOW + 1);
+            // `\xE1` is `a` in the tables' low 7 bits: a false candidate, never a hit.
+            let path: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: `build` returned a scan, so the processor has its features.
+                let hits = unsafe { scan.scan(&path) };
+                scans += 1;
+                for (b, piece) in pieces.iter().enumerate() {
+                    let occurs = find(&path, piece).is_some();
+                    assert!(
+                        !occurs || hits.present() & (1 << b) != 0,
+                        "bucket {b} ({piece:?}) not present in {path:?}"
+                    );
+                    for from in 0..=len + 1 {
+                        let want = path
+                            .get(from..)
+                            .and_then(|h| find(h, piece))
+                            .map(|i| from + i);
+                        // SAFETY: as above.
+                        let got = unsafe { scan.first(&hits, b, piece, &path, from) };
+                        assert_eq!(got, want, "piece {piece:?} in {path:?} from {from}");
+                    }
+                }
+            }
+        }
+        assert!(scans > 0);
     }
 }

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 
 use super::columns::Columns;
 use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
-use crate::bytescan::{load8, prefetch, same, PrefixSet};
+use crate::bytescan::{load8, prefetch, same, BucketScan, PrefixSet};
 use crate::profile::Precedence;
 
 /// No index.
@@ -170,6 +170,23 @@ struct Piece {
     bytes: Box<[u8]>,
     /// Found by the shared scan ([`Multi`]) rather than on its own.
     multi: bool,
+    /// Its bucket in [`Tree::buckets`], or [`NO_BUCKET`].
+    bucket: u8,
+}
+
+/// No bucket.
+const NO_BUCKET: u8 = u8::MAX;
+
+/// The children of a piece tree node by the buckets of their pieces ([`Tree::buckets`]), so
+/// that a search tries only those whose piece may occur in the path.
+#[derive(Clone, Debug)]
+struct BucketNode {
+    /// Bit `i` when a child's piece is bucket `i`.
+    mask: u32,
+    /// Those children, by bucket (the child of the `k`th lowest bit of `mask` is `kids[k]`).
+    kids: Box<[u32]>,
+    /// Children whose piece has no bucket (only compared with the end of the path).
+    plain: Box<[u32]>,
 }
 
 impl Piece {
@@ -795,6 +812,11 @@ pub(crate) struct Tree {
     rest: Vec<RestNode>,
     pieces: Vec<Piece>,
     multi: Option<Multi>,
+    /// Every searched piece in one scan of the path ([`BucketScan`]), where they are few and
+    /// the processor can (then no piece is in `multi`).
+    buckets: Option<BucketScan>,
+    /// With `buckets`: per piece tree node (as `rest`), its children by bucket.
+    bucket_nodes: Vec<BucketNode>,
     /// Where a path's first segment leads, for the walk to start there (see [`Jumps`]).
     jumps: Option<Jumps>,
     precedence: Precedence,
@@ -1265,6 +1287,7 @@ impl Tree {
                             pieces.push(Piece {
                                 bytes: piece.into(),
                                 multi: false,
+                                bucket: NO_BUCKET,
                             });
                             (pieces.len() - 1) as u32
                         });
@@ -1290,6 +1313,30 @@ impl Tree {
                 }
             }
         }
+        // Every piece that a search may look for (not only compare with the end of the path)
+        // in one bucket scan, when they are few enough (then there is no `Multi`).
+        let buckets = {
+            let mut searched = vec![false; pieces.len()];
+            for r in &rest {
+                if r.piece != NONE && (r.open != [0; 2] || !r.children.is_empty()) {
+                    searched[r.piece as usize] = true;
+                }
+            }
+            let ids: Vec<u32> = (0..pieces.len() as u32)
+                .filter(|&i| searched[i as usize])
+                .collect();
+            let bytes: Vec<&[u8]> = ids.iter().map(|&i| &*pieces[i as usize].bytes).collect();
+            let scan = (!ids.is_empty())
+                .then(|| BucketScan::build(&bytes))
+                .flatten();
+            if scan.is_some() {
+                for (b, &i) in ids.iter().enumerate() {
+                    pieces[i as usize].bucket = b as u8;
+                }
+            }
+            scan
+        };
+        let mut bucket_nodes = Vec::new();
         // Order children by priority, highest first; the pieces of wide nodes' children go
         // into the shared scan.
         for i in 0..rest.len() {
@@ -1323,6 +1370,25 @@ impl Tree {
             };
             let (wide, others): (Vec<u32>, Vec<u32>) =
                 children.iter().copied().partition(|&c| searched(c));
+            if buckets.is_some() {
+                let mut kids: Vec<(u8, u32)> = Vec::new();
+                let mut plain = Vec::new();
+                for &c in &children {
+                    match pieces[rest[c as usize].piece as usize].bucket {
+                        NO_BUCKET => plain.push(c),
+                        b => kids.push((b, c)),
+                    }
+                }
+                kids.sort_unstable();
+                bucket_nodes.push(BucketNode {
+                    mask: kids.iter().fold(0, |m, &(b, _)| m | 1 << b),
+                    kids: kids.iter().map(|&(_, c)| c).collect(),
+                    plain: plain.into(),
+                });
+                rest[i].children = children;
+                continue;
+            }
+            rest[i].children = children;
             if wide.len() > WIDE_CHILDREN {
                 let mut by_piece = Vec::with_capacity(wide.len());
                 for &c in &wide {
@@ -1334,7 +1400,6 @@ impl Tree {
                 rest[i].others = others.into();
                 rest[i].by_piece = by_piece.into();
             }
-            rest[i].children = children;
         }
         let multi_ids: Vec<u32> = (0..pieces.len() as u32)
             .filter(|&i| pieces[i as usize].multi)
@@ -1405,6 +1470,8 @@ impl Tree {
             rest,
             pieces,
             multi,
+            buckets,
+            bucket_nodes,
             jumps,
             precedence,
         }
@@ -1428,6 +1495,12 @@ impl Tree {
                 })
                 .sum::<usize>()
             + self.multi.as_ref().map_or(0, Multi::memory_usage)
+            + self.buckets.as_ref().map_or(0, BucketScan::memory_usage)
+            + self
+                .bucket_nodes
+                .iter()
+                .map(|b| std::mem::size_of::<BucketNode>() + 4 * (b.kids.len() + b.plain.len()))
+                .sum::<usize>()
             + self.jumps.as_ref().map_or(0, Jumps::memory_usage)
             + self
                 .pieces
@@ -1518,6 +1591,15 @@ impl Tree {
             // on c-literal).
             return;
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(scan) = &self.buckets {
+            if path.len() <= crate::bytescan::BUCKET_WINDOW {
+                // SAFETY: `scan` exists only where the processor has the features of
+                // `fold_bucketed` (`BucketScan::build` detected them).
+                unsafe { self.fold_bucketed(scan, &active[..n_active], path, best) };
+                return;
+            }
+        }
         // Deeper activations first: their patterns have longer first pieces.
         // PERF: the occurrence list is made only for a piece tree with more than `End`s
         // (zeroing it, and the call to search the children, were ~80 of a-tiny's 674
@@ -1532,6 +1614,103 @@ impl Tree {
             if !r.children.is_empty() {
                 let occ = occ.get_or_insert_with(Occurrences::new);
                 self.eval_kids(r, path, depth as usize, best, occ, 0);
+            }
+        }
+    }
+
+    /// The search of the activated piece trees `active` when every searched piece is in
+    /// [`Tree::buckets`] (`scan`) and `path` fits its window: one scan, then for each child the
+    /// test of whether its piece may occur at all (most may not) before the search for it.
+    // PERF: one function with the scan and the searches inlined (AVX-512 code): through
+    // `eval_kids` and `try_child`, with the scan and each search a call, b-shop took ~25% longer.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    fn fold_bucketed(
+        &self,
+        scan: &BucketScan,
+        active: &[(u32, u32)],
+        path: &[u8],
+        best: &mut [u64; 2],
+    ) {
+        let mut hits = None;
+        // Deeper activations first: their patterns have longer first pieces.
+        for &(root, depth) in active.iter().rev() {
+            let r = &self.rest[root as usize];
+            if u64::from(r.max_priority) < self.floor(best) {
+                continue;
+            }
+            self.fold_ends(r, path, depth as usize, best);
+            if r.children.is_empty() {
+                continue;
+            }
+            if hits.is_none() {
+                hits = Some(scan.scan(path));
+            }
+            if let Some(hits) = &hits {
+                self.bucket_kids(scan, hits, root, path, depth as usize, best, 0);
+            }
+        }
+    }
+
+    /// [`Tree::eval_kids`] for [`Tree::fold_bucketed`], `hits` the scan of `path`: the
+    /// children of rest node `node` whose piece may occur in the path, by bucket (rather than
+    /// by priority: each is pruned on its own), then those with no bucket.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    #[allow(clippy::too_many_arguments)]
+    fn bucket_kids(
+        &self,
+        scan: &BucketScan,
+        hits: &crate::bytescan::BucketHits,
+        node: u32,
+        path: &[u8],
+        from: usize,
+        best: &mut [u64; 2],
+        depth: u32,
+    ) {
+        let bn = &self.bucket_nodes[node as usize];
+        let mut m = bn.mask & hits.present();
+        while m != 0 {
+            let bucket = m.trailing_zeros();
+            m &= m - 1;
+            let k = (bn.mask & ((1 << bucket) - 1)).count_ones() as usize;
+            let c = bn.kids[k];
+            let child = &self.rest[c as usize];
+            if u64::from(child.max_priority) < self.floor(best) {
+                continue;
+            }
+            let piece = &self.pieces[child.piece as usize];
+            let len = piece.bytes.len();
+            if child.anchored != [0; 2] && path.len() >= from + len && piece.ends(path) {
+                self.offer(best, ALLOW, child.anchored[ALLOW]);
+                self.offer(best, DISALLOW, child.anchored[DISALLOW]);
+            }
+            if child.open == [0; 2] && child.is_leaf() {
+                continue;
+            }
+            let Some(at) = scan.first(hits, bucket as usize, &piece.bytes, path, from) else {
+                continue;
+            };
+            self.offer(best, ALLOW, child.open[ALLOW]);
+            self.offer(best, DISALLOW, child.open[DISALLOW]);
+            if child.is_leaf() {
+                continue;
+            }
+            if depth >= MAX_RECURSION {
+                self.eval_deep(c, path, at + len, best, &mut Occurrences::new());
+                continue;
+            }
+            self.fold_ends(child, path, at + len, best);
+            self.bucket_kids(scan, hits, c, path, at + len, best, depth + 1);
+        }
+        for &c in &bn.plain {
+            // `$`-anchored leaves (of pieces longer than an `End`'s): only compared with the
+            // end of the path.
+            let child = &self.rest[c as usize];
+            let piece = &self.pieces[child.piece as usize];
+            if path.len() >= from + piece.bytes.len() && piece.ends(path) {
+                self.offer(best, ALLOW, child.anchored[ALLOW]);
+                self.offer(best, DISALLOW, child.anchored[DISALLOW]);
             }
         }
     }
@@ -1832,6 +2011,7 @@ mod tests {
                 let p = Piece {
                     bytes: piece.clone().into(),
                     multi: false,
+                    bucket: NO_BUCKET,
                 };
                 for path in paths.iter().filter(|path| path.len() >= len) {
                     let want = path.ends_with(&piece);
