@@ -1307,6 +1307,8 @@ impl BucketScan {
     /// `BucketScan` exists only where the processor has them), so that it is inlined.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    // `blocks[s][b]`: the block index is the inner index of an array indexed by set first.
+    #[allow(clippy::needless_range_loop)]
     pub(crate) fn scan(&self, path: &[u8]) -> BucketHits {
         use core::arch::x86_64::{
             __m512i, _mm512_and_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_maskz_loadu_epi8,
@@ -1377,7 +1379,7 @@ impl BucketScan {
     /// `from` in `path`, which `hits` holds the scan of: the candidates in one or two words,
     /// then a comparison of the piece at each, left to right.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw")]
     pub(crate) fn first(
         &self,
         hits: &BucketHits,
@@ -1416,7 +1418,7 @@ impl BucketScan {
 /// True when the processor has what [`BucketScan::scan`] needs (detected once, then cached by
 /// std).
 #[inline]
-fn has_bucket_features() -> bool {
+pub(crate) fn has_bucket_features() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx512f")

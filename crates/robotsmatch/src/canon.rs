@@ -801,7 +801,7 @@ mod tests {
             for k in 0..n {
                 let r = (x >> (k * 5)) as usize;
                 url.push_str(parts[r % parts.len()]);
-                if r % 7 == 0 {
+                if r.is_multiple_of(7) {
                     // Long URLs cross the 64-byte windows.
                     url.push_str(&"abcdefghij".repeat(r % 9));
                 }

@@ -1363,7 +1363,7 @@ mod tests {
             for k in 0..(x % 40) {
                 let p = pieces[((x >> (k % 60)) % pieces.len() as u64) as usize];
                 body.extend_from_slice(p);
-                if (x >> k) % 11 == 0 {
+                if (x >> k).is_multiple_of(11) {
                     body.extend(std::iter::repeat_n(b'b', ((x >> 3) % 300) as usize));
                 }
             }

@@ -370,8 +370,8 @@ fn tree_first_segment_jumps_agree_with_the_reference() {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            if x % 3 == 0 {
-                rules.push((x % 2 == 0, p.to_string()));
+            if x.is_multiple_of(3) {
+                rules.push((x.is_multiple_of(2), p.to_string()));
             }
         }
         let m = tree_matcher(&robots_body(&rules));

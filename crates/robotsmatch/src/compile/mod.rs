@@ -245,6 +245,17 @@ impl Hot {
             return hot;
         }
         if config.engine == EngineChoice::Auto && prefers_lazy(set) {
+            // PERF: unless the tree searches its pieces with one bucket scan: then it is faster
+            // still (b-shop: 112 ns per URL, against 124 for the lazy DFA; over the corpus's
+            // files of this kind, `engines`: 98 ns per path for the tree, 253 for the lazy DFA,
+            // whose cache each file's few paths never warm).
+            if crate::bytescan::has_bucket_features() {
+                let tree = Tree::build(set, set_precedence, config.dense_size_limit);
+                if tree.has_buckets() {
+                    hot.automaton = Automaton::Tree(Box::new(tree));
+                    return hot;
+                }
+            }
             // PERF: a small file whose wildcard patterns all apply from the start of the path
             // (www.reddit.com: `/*.json`, `/*.rss`, `/r/*/comments/*/*/*/*`, ...) is decided
             // fastest by one pass of a lazy DFA over every pattern (measured: 133 ns per real

@@ -134,6 +134,12 @@ impl RestNode {
     fn is_leaf(&self) -> bool {
         self.children.is_empty() && self.ends.is_empty()
     }
+
+    /// Its piece must be searched in the path, not only compared with the path's end (for
+    /// `$`): patterns end with it without `$`, or go on after it.
+    fn is_searched(&self) -> bool {
+        self.open != [0; 2] || !self.is_leaf()
+    }
 }
 
 /// A piece of at most 8 bytes that must end the path, and the node whose patterns it ends.
@@ -1318,7 +1324,7 @@ impl Tree {
         let buckets = {
             let mut searched = vec![false; pieces.len()];
             for r in &rest {
-                if r.piece != NONE && (r.open != [0; 2] || !r.children.is_empty()) {
+                if r.piece != NONE && r.is_searched() {
                     searched[r.piece as usize] = true;
                 }
             }
@@ -1366,7 +1372,7 @@ impl Tree {
             // and longer than one byte (one byte is a `memchr`).
             let searched = |c: u32| {
                 let r = &rest[c as usize];
-                (r.open != [0; 2] || !r.is_leaf()) && pieces[r.piece as usize].bytes.len() > 1
+                r.is_searched() && pieces[r.piece as usize].bytes.len() > 1
             };
             let (wide, others): (Vec<u32>, Vec<u32>) =
                 children.iter().copied().partition(|&c| searched(c));
@@ -1475,6 +1481,11 @@ impl Tree {
             jumps,
             precedence,
         }
+    }
+
+    /// True when every searched piece is in one bucket scan ([`BucketScan`]).
+    pub(crate) fn has_buckets(&self) -> bool {
+        self.buckets.is_some()
     }
 
     /// Heap bytes held (approximately).
@@ -1679,39 +1690,27 @@ impl Tree {
             if u64::from(child.max_priority) < self.floor(best) {
                 continue;
             }
-            let piece = &self.pieces[child.piece as usize];
-            let len = piece.bytes.len();
-            if child.anchored != [0; 2] && path.len() >= from + len && piece.ends(path) {
-                self.offer(best, ALLOW, child.anchored[ALLOW]);
-                self.offer(best, DISALLOW, child.anchored[DISALLOW]);
-            }
-            if child.open == [0; 2] && child.is_leaf() {
+            if !self.offer_anchored(child, path, from, best) {
                 continue;
             }
+            let piece = &self.pieces[child.piece as usize];
             let Some(at) = scan.first(hits, bucket as usize, &piece.bytes, path, from) else {
                 continue;
             };
-            self.offer(best, ALLOW, child.open[ALLOW]);
-            self.offer(best, DISALLOW, child.open[DISALLOW]);
-            if child.is_leaf() {
+            let Step::Descend(end) = self.offer_found(child, at, best) else {
                 continue;
-            }
+            };
             if depth >= MAX_RECURSION {
-                self.eval_deep(c, path, at + len, best, &mut Occurrences::new());
+                self.eval_deep(c, path, end, best, &mut Occurrences::new());
                 continue;
             }
-            self.fold_ends(child, path, at + len, best);
-            self.bucket_kids(scan, hits, c, path, at + len, best, depth + 1);
+            self.fold_ends(child, path, end, best);
+            self.bucket_kids(scan, hits, c, path, end, best, depth + 1);
         }
         for &c in &bn.plain {
             // `$`-anchored leaves (of pieces longer than an `End`'s): only compared with the
             // end of the path.
-            let child = &self.rest[c as usize];
-            let piece = &self.pieces[child.piece as usize];
-            if path.len() >= from + piece.bytes.len() && piece.ends(path) {
-                self.offer(best, ALLOW, child.anchored[ALLOW]);
-                self.offer(best, DISALLOW, child.anchored[DISALLOW]);
-            }
+            self.offer_anchored(&self.rest[c as usize], path, from, best);
         }
     }
 
@@ -1943,24 +1942,44 @@ impl Tree {
             // Children are ordered by priority: none after this one can matter either.
             return Step::Stop;
         }
+        if !self.offer_anchored(child, path, from, best) {
+            return Step::Next;
+        }
+        match self.find(child.piece, path, from, occ) {
+            Some(at) => self.offer_found(child, at, best),
+            None => Step::Next,
+        }
+    }
+
+    /// The first half of trying `child` with its piece at or after `from`: folds its
+    /// `$`-anchored keys when its piece ends the path there, and tells whether its piece must
+    /// be searched (its patterns go on after it, or some end there without `$`).
+    #[inline(always)]
+    fn offer_anchored(
+        &self,
+        child: &RestNode,
+        path: &[u8],
+        from: usize,
+        best: &mut [u64; 2],
+    ) -> bool {
         let piece = &self.pieces[child.piece as usize];
-        let len = piece.bytes.len();
-        if child.anchored != [0; 2] && path.len() >= from + len && piece.ends(path) {
+        if child.anchored != [0; 2] && path.len() >= from + piece.bytes.len() && piece.ends(path) {
             self.offer(best, ALLOW, child.anchored[ALLOW]);
             self.offer(best, DISALLOW, child.anchored[DISALLOW]);
         }
-        if child.open == [0; 2] && child.is_leaf() {
-            return Step::Next;
-        }
-        let Some(at) = self.find(child.piece, path, from, occ) else {
-            return Step::Next;
-        };
+        child.open != [0; 2] || !child.is_leaf()
+    }
+
+    /// The second half: `child`'s piece was found at `at`; folds the keys of the patterns
+    /// that end with it, and says whether to search its children, from the piece's end.
+    #[inline(always)]
+    fn offer_found(&self, child: &RestNode, at: usize, best: &mut [u64; 2]) -> Step {
         self.offer(best, ALLOW, child.open[ALLOW]);
         self.offer(best, DISALLOW, child.open[DISALLOW]);
         if child.is_leaf() {
             Step::Next
         } else {
-            Step::Descend(at + len)
+            Step::Descend(at + self.pieces[child.piece as usize].bytes.len())
         }
     }
 }
