@@ -258,7 +258,9 @@ fn tree_bucketed_piece_trees_agree_with_the_reference() {
         "/dabcabcd".into(),
         "/dababcabcd".into(),
     ];
-    for n in [30, 38, 39, 40, 41, 45, 62, 63, 64, 65, 126, 127, 128, 129, 200] {
+    for n in [
+        30, 38, 39, 40, 41, 45, 62, 63, 64, 65, 126, 127, 128, 129, 200,
+    ] {
         for end in ["b", "c", "", "ab", "ac"] {
             paths.push(format!("/{}{end}", "a".repeat(n)));
         }

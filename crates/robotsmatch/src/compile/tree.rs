@@ -183,6 +183,9 @@ struct Piece {
 /// No bucket.
 const NO_BUCKET: u8 = u8::MAX;
 
+/// A tree searches its pieces with a [`BucketScan`] only when it has at least this many.
+const BUCKET_MIN_PIECES: usize = 3;
+
 /// The children of a piece tree node by the buckets of their pieces ([`Tree::buckets`]), so
 /// that a search tries only those whose piece may occur in the path.
 #[derive(Clone, Debug)]
@@ -1332,7 +1335,7 @@ impl Tree {
                 .filter(|&i| searched[i as usize])
                 .collect();
             let bytes: Vec<&[u8]> = ids.iter().map(|&i| &*pieces[i as usize].bytes).collect();
-            let scan = (!ids.is_empty())
+            let scan = (ids.len() >= BUCKET_MIN_PIECES)
                 .then(|| BucketScan::build(&bytes))
                 .flatten();
             if scan.is_some() {
