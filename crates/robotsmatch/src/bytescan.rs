@@ -1228,15 +1228,41 @@ struct BucketTables {
 
 /// A Teddy-like search for a few pieces at once, with AVX-512 VBMI: each piece has a bucket
 /// (a bit of a set of 8), and one pass over a path of at most [`BUCKET_WINDOW`] bytes gives,
-/// for every position and set, the buckets whose piece's first three bytes (fewer for a
-/// shorter piece) are there, and which buckets have such a candidate at all. A search for one
-/// piece is then a bit test of those vectors and a comparison at each candidate. The tables
-/// look bytes up by their low 7 bits, so a byte `>= 0x80` of a path may make a false candidate
-/// (the comparison rejects it), never hide a true one: pieces whose first three bytes are not
-/// all ASCII are not taken.
+/// for every position and set, the buckets whose piece's three looked-up bytes (its first
+/// ones for a piece of at most 3 bytes, else the three that [`gram_start`] picks) are there,
+/// and which buckets have such a candidate at all. A search for one piece is then a bit test
+/// of those vectors, shifted to where the piece would start, and a comparison at each
+/// candidate. The tables look bytes up by their low 7 bits, so a byte `>= 0x80` of a path may
+/// make a false candidate (the comparison rejects it), never hide a true one: pieces whose
+/// looked-up bytes are not all ASCII are not taken.
 #[derive(Clone, Debug)]
 pub(crate) struct BucketScan {
     sets: Box<[BucketTables]>,
+    /// Per bucket: where in its piece the three bytes looked up start ([`gram_start`]).
+    gram_starts: [u8; BUCKET_PIECES],
+}
+
+/// Where in `piece` (one of `pieces`) the three bytes that a [`BucketScan`] looks up start:
+/// the first three that no other piece contains (else the first three that the fewest do).
+/// Robots.txt pieces often share their start (`/section0/`, `/section3/`; `param1=`,
+/// `param4=`): looked up by their first bytes, every `/se` of a path would be a candidate for
+/// each of them, compared in vain. Later bytes are no better in general (`.html`'s `tml`
+/// ends most of some sites' paths), so a piece whose first bytes are its own keeps them.
+fn gram_start(piece: &[u8], pieces: &[&[u8]]) -> u8 {
+    if piece.len() <= 3 {
+        return 0;
+    }
+    let shared = |k: usize| {
+        let gram = &piece[k..k + 3];
+        pieces
+            .iter()
+            .filter(|&&p| p != piece && p.windows(3).any(|w| w == gram))
+            .count()
+    };
+    // A start of at most 255 bytes into the piece (later ones are not looked at).
+    (0..=(piece.len() - 3).min(255))
+        .min_by_key(|&k| (shared(k), k))
+        .map_or(0, |k| k as u8)
 }
 
 /// The result of a [`BucketScan`] of one path.
@@ -1264,13 +1290,17 @@ impl BucketHits {
 impl BucketScan {
     /// The scan of `pieces` (bucket `i` for `pieces[i]`), where the processor has the features
     /// of [`BucketScan::scan`] (AVX-512 F, BW and VBMI, GFNI, POPCNT); `None` without them, for
-    /// more than [`BUCKET_PIECES`] pieces, an empty piece, or a piece with a byte `>= 0x80`
-    /// among its first three.
+    /// more than [`BUCKET_PIECES`] pieces, an empty piece, or a piece whose three bytes at
+    /// [`gram_start`] are not all ASCII.
     pub(crate) fn build(pieces: &[&[u8]]) -> Option<BucketScan> {
-        if pieces.len() > BUCKET_PIECES
-            || pieces
-                .iter()
-                .any(|p| p.is_empty() || p.iter().take(3).any(|&b| b >= 0x80))
+        if pieces.len() > BUCKET_PIECES || pieces.iter().any(|p| p.is_empty()) {
+            return None;
+        }
+        let starts: Vec<u8> = pieces.iter().map(|p| gram_start(p, pieces)).collect();
+        if pieces
+            .iter()
+            .zip(&starts)
+            .any(|(p, &k)| p[usize::from(k)..].iter().take(3).any(|&b| b >= 0x80))
             || !has_bucket_features()
         {
             return None;
@@ -1283,14 +1313,20 @@ impl BucketScan {
         ];
         for (i, p) in pieces.iter().enumerate() {
             let (set, bit) = (&mut sets[i / 8], 1u8 << (i % 8));
+            let gram = &p[usize::from(starts[i])..];
             for (k, table) in set.offsets.iter_mut().enumerate() {
-                match p.get(k) {
+                match gram.get(k) {
                     Some(&b) => table[usize::from(b)] |= bit,
                     None => table.iter_mut().for_each(|t| *t |= bit),
                 }
             }
         }
-        Some(BucketScan { sets: sets.into() })
+        let mut gram_starts = [0; BUCKET_PIECES];
+        gram_starts[..starts.len()].copy_from_slice(&starts);
+        Some(BucketScan {
+            sets: sets.into(),
+            gram_starts,
+        })
     }
 
     /// Heap bytes held.
@@ -1391,7 +1427,11 @@ impl BucketScan {
         use core::arch::x86_64::{_mm512_set1_epi8, _mm512_test_epi8_mask};
         let n = path.len();
         assert!(hits.len == n && bucket < self.sets.len() * 8);
-        if from >= n {
+        // Candidates are where the piece's looked-up bytes are, `skip` bytes after where it
+        // would start: from `from + skip` (below `n <= 128`, or there are none).
+        let skip = usize::from(self.gram_starts[bucket]);
+        let lowest = from + skip;
+        if lowest >= n {
             return None;
         }
         let bit = _mm512_set1_epi8((1u8 << (bucket % 8)) as i8);
@@ -1402,10 +1442,10 @@ impl BucketScan {
         } else {
             0
         };
-        let mut m = (u128::from(low) | u128::from(high) << 64) & (u128::MAX << from);
+        let mut m = (u128::from(low) | u128::from(high) << 64) & (u128::MAX << lowest);
         let len = piece.len();
         while m != 0 {
-            let i = m.trailing_zeros() as usize;
+            let i = m.trailing_zeros() as usize - skip;
             if n - i >= len && same(&path[i..i + len], piece) {
                 return Some(i);
             }
