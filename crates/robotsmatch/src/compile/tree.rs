@@ -186,6 +186,20 @@ const NO_BUCKET: u8 = u8::MAX;
 /// A tree searches its pieces with a [`BucketScan`] only when it has at least this many.
 const BUCKET_MIN_PIECES: usize = 3;
 
+/// The first 3 bytes of `pieces`, each once, sorted; `None` when a piece is shorter.
+fn first_grams(pieces: &[&[u8]]) -> Option<Vec<[u8; 3]>> {
+    let mut grams = pieces
+        .iter()
+        .map(|p| match p {
+            [a, b, c, ..] => Some([*a, *b, *c]),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    grams.sort_unstable();
+    grams.dedup();
+    Some(grams)
+}
+
 /// The children of a piece tree node by the buckets of their pieces ([`Tree::buckets`]), so
 /// that a search tries only those whose piece may occur in the path.
 #[derive(Clone, Debug)]
@@ -533,19 +547,7 @@ impl Multi {
                     .ok()?,
             ))
         };
-        // The pieces' first 3 bytes, each once (none when a piece is shorter).
-        let mut prefixes: Vec<[u8; 3]> = Vec::new();
-        for p in pieces {
-            match p {
-                [a, b, c, ..] => prefixes.push([*a, *b, *c]),
-                _ => {
-                    prefixes.clear();
-                    break;
-                }
-            }
-        }
-        prefixes.sort_unstable();
-        prefixes.dedup();
+        let prefixes = first_grams(pieces).unwrap_or_default();
         let skip = if let Some(set) = PrefixSet::new(&prefixes) {
             Some(Skip::Prefixes(Box::new(set)))
         } else if pieces.len() > MULTI_MAX_SKIP {
@@ -1335,7 +1337,12 @@ impl Tree {
                 .filter(|&i| searched[i as usize])
                 .collect();
             let bytes: Vec<&[u8]> = ids.iter().map(|&i| &*pieces[i as usize].bytes).collect();
-            let scan = (ids.len() >= BUCKET_MIN_PIECES)
+            // PERF: pieces that start with at most 4 distinct 3-byte strings (e-largest's
+            // `/sp_common/`, `/dcommon/`, `/placeholder.html`, `/sptest/`) are found sooner by
+            // `Multi`'s skip to those strings (e-largest 83 ns per URL, 86 with buckets).
+            let few_starts =
+                first_grams(&bytes).is_some_and(|g| g.len() <= crate::bytescan::MAX_PREFIXES);
+            let scan = (ids.len() >= BUCKET_MIN_PIECES && !few_starts)
                 .then(|| BucketScan::build(&bytes))
                 .flatten();
             if scan.is_some() {
