@@ -1217,9 +1217,9 @@ pub(crate) const BUCKET_PIECES: usize = 8 * BUCKET_SETS;
 /// The longest path a [`BucketScan`] scans (two blocks of 64 bytes).
 pub(crate) const BUCKET_WINDOW: usize = 128;
 
-/// The bytes that the pieces of one set of 8 buckets allow at their first three offsets: bit
+/// The bytes that the pieces of one set of 8 buckets allow in their three looked-up places: bit
 /// `j` of `offsets[k][b & 0x7F]` is set when the piece of bucket `j` has byte `b` at offset
-/// `k`, or is shorter than `k + 1` bytes.
+/// `k` from its [`gram_start`], or ends before it.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 struct BucketTables {
@@ -1279,7 +1279,7 @@ pub(crate) struct BucketHits {
 
 #[cfg(target_arch = "x86_64")]
 impl BucketHits {
-    /// Bit `i` when the piece of bucket `i` may occur in the path scanned (its first three
+    /// Bit `i` when the piece of bucket `i` may occur in the path scanned (its looked-up
     /// bytes do somewhere): the pieces of the other buckets do not.
     #[inline]
     pub(crate) fn present(&self) -> u32 {

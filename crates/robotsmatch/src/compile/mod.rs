@@ -244,17 +244,20 @@ impl Hot {
         if set.len() == 0 {
             return hot;
         }
+        let mut built_tree = None;
         if config.engine == EngineChoice::Auto && prefers_lazy(set) {
             // PERF: unless the tree searches its pieces with one bucket scan: then it is faster
-            // still (b-shop: 112 ns per URL, against 124 for the lazy DFA; over the corpus's
-            // files of this kind, `engines`: 98 ns per path for the tree, 253 for the lazy DFA,
-            // whose cache each file's few paths never warm).
+            // still (b-shop: 109 ns per URL, against 124 for the lazy DFA; over the corpus's
+            // files of this kind, `engines`: 81 ns per path for the tree, 262 for the lazy DFA,
+            // whose cache each file's few paths never warm). A tree without one is kept in
+            // case the lazy DFA cannot be built.
             if crate::bytescan::has_bucket_features() {
                 let tree = Tree::build(set, set_precedence, config.dense_size_limit);
                 if tree.has_buckets() {
                     hot.automaton = Automaton::Tree(Box::new(tree));
                     return hot;
                 }
+                built_tree = Some(tree);
             }
             // PERF: a small file whose wildcard patterns all apply from the start of the path
             // (www.reddit.com: `/*.json`, `/*.rss`, `/r/*/comments/*/*/*/*`, ...) is decided
@@ -276,11 +279,9 @@ impl Hot {
             // faster than the dense DFAs the automatic choice used to build and 3x faster than
             // the split layout, and decides as fast or faster (59 to 104 ns per path, URL
             // handling included, for files with up to 32 wildcard patterns).
-            hot.automaton = Automaton::Tree(Box::new(Tree::build(
-                set,
-                set_precedence,
-                config.dense_size_limit,
-            )));
+            let tree = built_tree
+                .unwrap_or_else(|| Tree::build(set, set_precedence, config.dense_size_limit));
+            hot.automaton = Automaton::Tree(Box::new(tree));
             return hot;
         }
         let (simples, entries) = set.simples();

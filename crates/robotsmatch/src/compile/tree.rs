@@ -1384,8 +1384,6 @@ impl Tree {
                 let r = &rest[c as usize];
                 r.is_searched() && pieces[r.piece as usize].bytes.len() > 1
             };
-            let (wide, others): (Vec<u32>, Vec<u32>) =
-                children.iter().copied().partition(|&c| searched(c));
             if buckets.is_some() {
                 let mut kids: Vec<(u8, u32)> = Vec::new();
                 let mut plain = Vec::new();
@@ -1404,6 +1402,8 @@ impl Tree {
                 rest[i].children = children;
                 continue;
             }
+            let (wide, others): (Vec<u32>, Vec<u32>) =
+                children.iter().copied().partition(|&c| searched(c));
             rest[i].children = children;
             if wide.len() > WIDE_CHILDREN {
                 let mut by_piece = Vec::with_capacity(wide.len());
@@ -1977,7 +1977,7 @@ impl Tree {
             self.offer(best, ALLOW, child.anchored[ALLOW]);
             self.offer(best, DISALLOW, child.anchored[DISALLOW]);
         }
-        child.open != [0; 2] || !child.is_leaf()
+        child.is_searched()
     }
 
     /// The second half: `child`'s piece was found at `at`; folds the keys of the patterns
