@@ -6,7 +6,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use robotsmatch::canon::canonical_path;
-use robotsmatch::{EngineChoice, MatcherBuilder, Profile, Robots};
+use robotsmatch::{EngineChoice, MatcherBuilder, Profile, Robots, Tier};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -19,19 +19,25 @@ struct Input {
 }
 
 fuzz_target!(|input: Input| {
-    let engine = match input.engine % 6 {
-        0 => EngineChoice::Auto,
-        1 => EngineChoice::Lazy,
-        2 => EngineChoice::Dense,
-        3 => EngineChoice::Split,
-        4 => EngineChoice::Direct,
-        _ => EngineChoice::Reference,
+    // The radix tree (with the bucket scan where the processor has it) is forced, and also
+    // reached as `Auto`'s hot engine: with the default tier, a matcher asked at most 8 URLs
+    // stays cold.
+    let (engine, tier) = match input.engine % 8 {
+        0 => (EngineChoice::Auto, Tier::Auto),
+        1 => (EngineChoice::Lazy, Tier::Auto),
+        2 => (EngineChoice::Dense, Tier::Auto),
+        3 => (EngineChoice::Split, Tier::Auto),
+        4 => (EngineChoice::Direct, Tier::Auto),
+        5 => (EngineChoice::Tree, Tier::Auto),
+        6 => (EngineChoice::Auto, Tier::Hot),
+        _ => (EngineChoice::Reference, Tier::Auto),
     };
     let profile = if input.legacy { Profile::LEGACY } else { Profile::GOOGLE };
     let robots = Robots::parse(&input.robots);
     let m = MatcherBuilder::new()
         .profile(profile)
         .engine(engine)
+        .tier(tier)
         .lazy_max_wildcards(input.lazy_max_wildcards as usize)
         .build(&robots, input.agent.as_str());
     let selective = MatcherBuilder::new().profile(profile);
