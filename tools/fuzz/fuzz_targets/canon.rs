@@ -7,15 +7,18 @@
 
 use libfuzzer_sys::fuzz_target;
 use robotsmatch::canon::{
-    canonicalize, is_canonical, path_and_query, with_canonical_path,
-    with_canonical_path_after_host,
+    canonicalize, is_canonical, path_and_query, with_canonical_path, with_canonical_path_after_host,
 };
 use robotsmatch::url::ordinary_host;
 
 fuzz_target!(|data: (Vec<u8>, Vec<u8>)| {
     let (input, choices) = data;
     let want = canonicalize(&path_and_query(&input)).into_owned();
-    assert_eq!(with_canonical_path(&input, |p| p.to_vec()), want, "{input:?}");
+    assert_eq!(
+        with_canonical_path(&input, |p| p.to_vec()),
+        want,
+        "{input:?}"
+    );
     if let Some((host, _)) = ordinary_host(&input) {
         let after = with_canonical_path_after_host(&input, host.end, |p| p.to_vec());
         assert_eq!(after, want, "{input:?}");
@@ -34,11 +37,23 @@ fuzz_target!(|data: (Vec<u8>, Vec<u8>)| {
         if b == b'%' && i + 2 < once.len() {
             // An escape: flip the hex case.
             let (h, l) = (once[i + 1], once[i + 2]);
-            let case = |c: u8| if choice & 1 == 1 { c.to_ascii_lowercase() } else { c };
+            let case = |c: u8| {
+                if choice & 1 == 1 {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
+                }
+            };
             other.extend_from_slice(&[b'%', case(h), case(l)]);
             i += 3;
-        } else if (b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')) && choice & 2 == 2 {
-            let hex = if choice & 4 == 4 { format!("%{b:02x}") } else { format!("%{b:02X}") };
+        } else if (b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+            && choice & 2 == 2
+        {
+            let hex = if choice & 4 == 4 {
+                format!("%{b:02x}")
+            } else {
+                format!("%{b:02X}")
+            };
             other.extend_from_slice(hex.as_bytes());
             i += 1;
         } else {
@@ -46,5 +61,9 @@ fuzz_target!(|data: (Vec<u8>, Vec<u8>)| {
             i += 1;
         }
     }
-    assert_eq!(canonicalize(&other).as_ref(), once.as_slice(), "{input:?} / {other:?}");
+    assert_eq!(
+        canonicalize(&other).as_ref(),
+        once.as_slice(),
+        "{input:?} / {other:?}"
+    );
 });

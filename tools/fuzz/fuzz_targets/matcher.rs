@@ -32,7 +32,11 @@ fuzz_target!(|input: Input| {
         6 => (EngineChoice::Auto, Tier::Hot),
         _ => (EngineChoice::Reference, Tier::Auto),
     };
-    let profile = if input.legacy { Profile::LEGACY } else { Profile::GOOGLE };
+    let profile = if input.legacy {
+        Profile::LEGACY
+    } else {
+        Profile::GOOGLE
+    };
     let robots = Robots::parse(&input.robots);
     let m = MatcherBuilder::new()
         .profile(profile)
@@ -48,8 +52,16 @@ fuzz_target!(|input: Input| {
         assert_eq!(d.is_allowed(), r.allowed, "{input:?}");
         assert_eq!(d.rule(), r.rule.map(|i| m.rule(i)), "{input:?}");
         let s = scanned.decide(url);
-        assert_eq!((s.is_allowed(), s.rule()), (d.is_allowed(), d.rule()), "{input:?}");
+        assert_eq!(
+            (s.is_allowed(), s.rule()),
+            (d.is_allowed(), d.rule()),
+            "{input:?}"
+        );
         let once = selective.decide_once(&input.robots, input.agent.as_str(), url);
-        assert_eq!((once.is_allowed(), once.rule()), (d.is_allowed(), d.rule()), "{input:?}");
+        assert_eq!(
+            (once.is_allowed(), once.rule()),
+            (d.is_allowed(), d.rule()),
+            "{input:?}"
+        );
     }
 });

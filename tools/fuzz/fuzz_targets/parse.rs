@@ -21,7 +21,9 @@ fuzz_target!(|data: &[u8]| {
     path.extend(data.iter().take(200).filter(|&&b| b != b'\n' && b != b'#'));
     for p in [&b"/"[..], &path] {
         let d = hot.decide(p);
-        let r = hot.reference().decide(&robotsmatch::canon::canonical_path(p));
+        let r = hot
+            .reference()
+            .decide(&robotsmatch::canon::canonical_path(p));
         assert_eq!(d.is_allowed(), r.allowed);
     }
 });

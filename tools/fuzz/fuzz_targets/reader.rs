@@ -54,7 +54,11 @@ fn reference(text: &[u8], complete_only: bool, max_line: usize) -> Lines {
             }
             b'\r' => {
                 push(&text[start..i], &mut first);
-                i += if text.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                i += if text.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
                 start = i;
             }
             _ => i += 1,
