@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 seconds=${1:-1800}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse matcher canon classify warc reader)
+[ ${#targets[@]} -gt 0 ] || targets=(parse matcher pieces canon classify warc reader)
 shared=../../../shared/corpora
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
