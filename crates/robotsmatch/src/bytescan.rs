@@ -18,6 +18,9 @@
 //! end of a host name that is its own lookup key (a bulk job's hosts). [`care_and_star`] gives
 //! a rule's first byte that needs care and its first `*` in one pass (building a matcher).
 //!
+//! [`BucketScan`] finds the pieces of wildcard patterns in a path, and [`PrefixTable`] which
+//! of a set of strings start it, both with AVX-512 where the processor has it.
+//!
 //! This is the crate's only `unsafe` code: SIMD loads and intrinsics, calls of the AVX2
 //! functions after the detection, and a prefetch hint ([`prefetch`]), each block with its
 //! proof, and tests that compare every variant the processor runs with byte loops.
@@ -1471,6 +1474,189 @@ pub(crate) fn has_bucket_features() -> bool {
     false
 }
 
+/// The most strings a [`PrefixTable`] holds (one bit each in a word).
+pub(crate) const TABLE_STRINGS: usize = 64;
+
+/// The longest string a [`PrefixTable`] holds.
+pub(crate) const TABLE_LEN: usize = 64;
+
+/// One 64-byte row of a [`PrefixTable`]: 8 strings of at most 8 bytes, 4 of at most 16, or
+/// one of at most 64, each at the start of its slot.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct TableRow {
+    bytes: [u8; 64],
+    /// Bit `i` when byte `i` belongs to a string (the others are not compared).
+    care: u64,
+    /// Bit `j` when slot `j` holds a string.
+    valid: u8,
+    /// The bit, in the result of [`PrefixTable::prefixes`], of the string in slot 0.
+    base: u8,
+}
+
+/// Bit `i` of `PAIRS[q]` when bits `2i` and `2i + 1` of `q` are both clear: the 16-byte slots
+/// of a row whose two words have no difference.
+const PAIRS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut q = 0;
+    while q < 256 {
+        let mut i = 0;
+        while i < 4 {
+            if (q >> (2 * i)) & 3 == 0 {
+                t[q] |= 1 << i;
+            }
+            i += 1;
+        }
+        q += 1;
+    }
+    t
+};
+
+/// Which of up to [`TABLE_STRINGS`] strings of up to [`TABLE_LEN`] bytes are prefixes of a
+/// path, all compared at once with AVX-512: a row of strings against the path's first bytes,
+/// repeated per slot, is one comparison, and the slots without a difference are the strings
+/// that match. The radix tree's walk asks the same question one node at a time, a chain of
+/// dependent loads and branches that the processor mispredicts from one path to the next.
+#[derive(Clone, Debug)]
+pub(crate) struct PrefixTable {
+    /// Rows of 8-byte slots, then of 16-byte slots, then of 64-byte slots.
+    rows: Box<[TableRow]>,
+    /// The number of rows of 8-byte slots, then of 16-byte slots.
+    counts: [usize; 2],
+    /// `upto[n]`: the bits of the strings of at most `n` bytes.
+    upto: [u64; TABLE_LEN + 1],
+}
+
+impl PrefixTable {
+    /// The table of `strings` (bit `i` of [`PrefixTable::prefixes`] for `strings[i]`, which
+    /// must be ordered by length); `None` for more than [`TABLE_STRINGS`], a string longer than
+    /// [`TABLE_LEN`], or a processor without AVX-512 F and BW.
+    pub(crate) fn build(strings: &[&[u8]]) -> Option<PrefixTable> {
+        if strings.len() > TABLE_STRINGS
+            || strings.iter().any(|s| s.len() > TABLE_LEN)
+            || !strings.windows(2).all(|w| w[0].len() <= w[1].len())
+            || !has_table_features()
+        {
+            return None;
+        }
+        let mut rows = Vec::new();
+        let mut counts = [0; 2];
+        // Per class, its slot width and the strings it takes (in order: the bits of a row's
+        // slots follow each other).
+        let classes: [(usize, usize); 3] = [(8, 0), (16, 9), (64, 17)];
+        for (c, &(width, shortest)) in classes.iter().enumerate() {
+            let longest = classes.get(c + 1).map_or(TABLE_LEN, |&(_, next)| next - 1);
+            let members: Vec<usize> = (0..strings.len())
+                .filter(|&i| (shortest..=longest).contains(&strings[i].len()))
+                .collect();
+            for chunk in members.chunks(64 / width) {
+                let mut row = TableRow {
+                    bytes: [0; 64],
+                    care: 0,
+                    valid: 0,
+                    base: chunk[0] as u8,
+                };
+                for (slot, &i) in chunk.iter().enumerate() {
+                    let s = strings[i];
+                    row.bytes[slot * width..slot * width + s.len()].copy_from_slice(s);
+                    if !s.is_empty() {
+                        row.care |= (u64::MAX >> (64 - s.len())) << (slot * width);
+                    }
+                    row.valid |= 1 << slot;
+                }
+                rows.push(row);
+            }
+            if c < 2 {
+                counts[c] = rows.len() - counts.iter().take(c).sum::<usize>();
+            }
+        }
+        let mut upto = [0u64; TABLE_LEN + 1];
+        for (n, mask) in upto.iter_mut().enumerate() {
+            for (i, s) in strings.iter().enumerate() {
+                if s.len() <= n {
+                    *mask |= 1 << i;
+                }
+            }
+        }
+        Some(PrefixTable {
+            rows: rows.into(),
+            counts,
+            upto,
+        })
+    }
+
+    /// The bits of the strings exactly `n` bytes long.
+    #[inline]
+    pub(crate) fn exactly(&self, n: usize) -> u64 {
+        match n {
+            0 => self.upto[0],
+            1..=TABLE_LEN => self.upto[n] & !self.upto[n - 1],
+            _ => 0,
+        }
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn memory_usage(&self) -> usize {
+        std::mem::size_of_val(&*self.rows)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl PrefixTable {
+    /// Bit `i` when string `i` of the table is a prefix of `path`. For callers that run with
+    /// these features (a `PrefixTable` exists only where the processor has them).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    pub(crate) fn prefixes(&self, path: &[u8]) -> u64 {
+        use core::arch::x86_64::{
+            __m512i, _mm512_broadcast_i32x4, _mm512_broadcastq_epi64, _mm512_castsi512_si128,
+            _mm512_load_si512, _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8,
+            _mm512_setzero_si512, _mm512_test_epi64_mask, _mm512_xor_si512,
+        };
+        let count = path.len().min(TABLE_LEN);
+        let p = if count == 0 {
+            _mm512_setzero_si512()
+        } else {
+            // SAFETY: AVX-512 BW is enabled (this function's target feature). The mask enables
+            // the first `count <= path.len()` bytes from the start of `path`: no byte outside
+            // `path` is read (masked-off bytes are not accessed, and read as 0).
+            unsafe { _mm512_maskz_loadu_epi8(u64::MAX >> (64 - count), path.as_ptr().cast()) }
+        };
+        let head = _mm512_castsi512_si128(p);
+        // The path's first 8 bytes in every word, its first 16 in every 16-byte lane.
+        let (p8, p16) = (_mm512_broadcastq_epi64(head), _mm512_broadcast_i32x4(head));
+        // The words of a row that differ from the path's (in the bytes of its strings).
+        let differ = |row: &TableRow, p: __m512i| {
+            // SAFETY: `TableRow` is 64-byte aligned and starts with its 64 bytes: an aligned
+            // 64-byte load inside it.
+            let bytes = unsafe { _mm512_load_si512(row.bytes.as_ptr().cast()) };
+            let x = _mm512_maskz_mov_epi8(row.care, _mm512_xor_si512(p, bytes));
+            _mm512_test_epi64_mask(x, x)
+        };
+        let [n8, n16] = self.counts;
+        let mut found = 0u64;
+        for row in &self.rows[..n8] {
+            found |= u64::from(!differ(row, p8) & row.valid) << row.base;
+        }
+        for row in &self.rows[n8..n8 + n16] {
+            found |= u64::from(PAIRS[usize::from(differ(row, p16))] & row.valid) << row.base;
+        }
+        for row in &self.rows[n8 + n16..] {
+            found |= u64::from(differ(row, p) == 0) << row.base;
+        }
+        // A string longer than the path is no prefix of it (bytes past the path read as 0).
+        found & self.upto[count]
+    }
+}
+
+/// True when the processor has what [`PrefixTable::prefixes`] needs (detected once, then cached
+/// by std).
+#[inline]
+pub(crate) fn has_table_features() -> bool {
+    // The features of `BucketScan::scan` too: the tree inlines both in one function.
+    has_bucket_features()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2078,5 +2264,73 @@ mod tests {
             }
         }
         assert!(scans > 0);
+    }
+
+    /// [`PrefixTable::prefixes`] against `starts_with`: strings of every length class (0 to
+    /// 64 bytes, zero bytes included, which the path's padding must not pass for), paths
+    /// shorter and longer than the 64 bytes loaded.
+    #[test]
+    fn a_prefix_table_finds_the_prefixes() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let alphabet = [b'/', b'a', b'b', 0];
+        let mut built = 0;
+        for _ in 0..300 {
+            let count = 1 + below(TABLE_STRINGS);
+            let base: Vec<u8> = (0..TABLE_LEN + 20).map(|_| alphabet[below(2)]).collect();
+            let mut strings: Vec<Vec<u8>> = (0..count)
+                .map(|_| {
+                    // Mostly prefixes of one string, so that many match.
+                    let len = below(TABLE_LEN + 1);
+                    let mut s = base[..len].to_vec();
+                    if len > 0 && below(3) == 0 {
+                        s[below(len)] = alphabet[below(4)];
+                    }
+                    s
+                })
+                .collect();
+            strings.sort_by_key(Vec::len);
+            let refs: Vec<&[u8]> = strings.iter().map(|s| &s[..]).collect();
+            let Some(table) = PrefixTable::build(&refs) else {
+                assert!(!has_table_features(), "build refused {refs:?}");
+                continue;
+            };
+            built += 1;
+            for _ in 0..40 {
+                let len = below(TABLE_LEN + 20);
+                let mut path = base[..len].to_vec();
+                if len > 0 && below(2) == 0 {
+                    path[below(len)] = alphabet[below(4)];
+                }
+                let want = refs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| path.starts_with(s))
+                    .fold(0u64, |m, (i, _)| m | 1 << i);
+                // SAFETY: the table exists, so the processor has the features.
+                #[cfg(target_arch = "x86_64")]
+                assert_eq!(unsafe { table.prefixes(&path) }, want, "{refs:?} {path:?}");
+                let exact = refs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.len() == path.len())
+                    .fold(0u64, |m, (i, _)| m | 1 << i);
+                assert_eq!(table.exactly(path.len()), exact);
+            }
+        }
+        assert!(built == 0 || built == 300);
+        let too_many: Vec<&[u8]> = vec![b"/"; TABLE_STRINGS + 1];
+        assert!(PrefixTable::build(&too_many).is_none());
+        let too_long = [0u8; TABLE_LEN + 1];
+        assert!(PrefixTable::build(&[&too_long[..]]).is_none());
+        assert!(
+            PrefixTable::build(&[&b"/ab"[..], &b"/a"[..]]).is_none(),
+            "unordered"
+        );
     }
 }
