@@ -863,6 +863,10 @@ impl Table {
     /// The table of the marked nodes of `nodes` (breadth-first, root first, their keys in
     /// `keys`), if [`PrefixTable::build`] takes them.
     fn build(nodes: &[Node], labels: &[u8], keys: &[[u64; 4]]) -> Option<Table> {
+        let marks = nodes.iter().filter(|n| n.keys != 0 || n.rest != 0).count();
+        if marks > crate::bytescan::TABLE_STRINGS || !crate::bytescan::has_table_features() {
+            return None;
+        }
         let mut strings: Vec<Vec<u8>> = vec![Vec::new(); nodes.len()];
         for (i, n) in nodes.iter().enumerate() {
             if i == 0 {
@@ -878,9 +882,6 @@ impl Table {
         let mut marked: Vec<usize> = (0..nodes.len())
             .filter(|&i| nodes[i].keys != 0 || nodes[i].rest != 0)
             .collect();
-        if marked.len() > crate::bytescan::TABLE_STRINGS {
-            return None;
-        }
         marked.sort_by_key(|&i| strings[i].len());
         let ordered: Vec<&[u8]> = marked.iter().map(|&i| &strings[i][..]).collect();
         let mut table = Table {
