@@ -1536,8 +1536,9 @@ pub(crate) struct PrefixTable {
     rows: Box<[TableRow]>,
     /// Where the rows of each slot width end in `rows`.
     ends: [usize; 4],
-    /// `upto[n]`: the bits of the strings of at most `n` bytes.
-    upto: [u64; TABLE_LEN + 1],
+    /// `upto[n]`: the number of strings of at most `n` bytes, whose bits are the lowest (the
+    /// strings are ordered by length).
+    upto: [u8; TABLE_LEN + 1],
 }
 
 impl PrefixTable {
@@ -1584,13 +1585,9 @@ impl PrefixTable {
         if rows.len() > TABLE_ROWS {
             return None;
         }
-        let mut upto = [0u64; TABLE_LEN + 1];
-        for (n, mask) in upto.iter_mut().enumerate() {
-            for (i, s) in strings.iter().enumerate() {
-                if s.len() <= n {
-                    *mask |= 1 << i;
-                }
-            }
+        let mut upto = [0u8; TABLE_LEN + 1];
+        for (n, count) in upto.iter_mut().enumerate() {
+            *count = strings.iter().filter(|s| s.len() <= n).count() as u8;
         }
         Some(PrefixTable {
             rows: rows.into(),
@@ -1599,12 +1596,18 @@ impl PrefixTable {
         })
     }
 
+    /// The bits of the strings of at most `n <= TABLE_LEN` bytes.
+    #[inline]
+    fn upto(&self, n: usize) -> u64 {
+        ((1u128 << self.upto[n]) - 1) as u64
+    }
+
     /// The bits of the strings exactly `n` bytes long.
     #[inline]
     pub(crate) fn exactly(&self, n: usize) -> u64 {
         match n {
-            0 => self.upto[0],
-            1..=TABLE_LEN => self.upto[n] & !self.upto[n - 1],
+            0 => self.upto(0),
+            1..=TABLE_LEN => self.upto(n) & !self.upto(n - 1),
             _ => 0,
         }
     }
@@ -1663,7 +1666,7 @@ impl PrefixTable {
             start = end;
         }
         // A string longer than the path is no prefix of it (bytes past the path read as 0).
-        found & self.upto[count]
+        found & self.upto(count)
     }
 }
 
