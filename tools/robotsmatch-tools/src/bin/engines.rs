@@ -176,8 +176,8 @@ fn main() -> anyhow::Result<()> {
                 "0",
                 "1-4",
                 "5-32 (<= 128 patterns)",
-                "5-32 (more patterns)",
-                "33+"
+                "33-64 (<= 128 patterns)",
+                "5+ among more than 128 patterns, or 65+"
             ][k],
             wild_paths[k],
             cells.join("  ")
