@@ -1482,9 +1482,9 @@ pub(crate) const TABLE_LEN: usize = 64;
 
 /// The most rows a [`PrefixTable`] compares (see [`TableRow`]).
 // PERF: a row costs about a nanosecond; the walk it replaces costs one or two dozen (b-shop's
-// 32 strings fill 7 rows: 96.7 -> ~80 ns per URL), but only a few for strings that paths
-// leave early: 60 strings of 35 bytes (60 rows of one string) took a walk of 35 ns per URL to
-// 87 ns.
+// 32 strings fill 7 rows: 102-108 -> 87-88 ns per URL, `speed`, pinned, 3 alternations), but
+// only a few for strings that paths leave early: 60 strings of 35 bytes (60 rows of one
+// string) took a walk of 35 ns per URL to 87 ns.
 pub(crate) const TABLE_ROWS: usize = 8;
 
 /// One 64-byte row of a [`PrefixTable`]: 8 strings of at most 8 bytes, 4 of at most 16, 2 of

@@ -845,9 +845,9 @@ pub(crate) struct Tree {
 // PERF: the walk is a chain of dependent loads and branches, one per node, that differs from
 // one path to the next (the processor mispredicts where it stops); the table compares every
 // string at once, and what follows is one short loop over the matches. `speed`, pinned, 3
-// alternations against the walk: b-shop 106 -> 90 ns per URL (7 rows), a-tiny 46.5 -> 45.3,
-// 30 strings of 13 to 16 bytes (8 rows) 40.9 -> 39.8; past 8 rows the walk is kept (see
-// `TABLE_ROWS`).
+// alternations against the walk: b-shop 102-108 -> 87-88 ns per URL (7 rows), a-tiny
+// 47.7-48.6 -> 45.5-45.8, 30 strings of 13 to 16 bytes (8 rows) 40.9 -> 39.8 (medians);
+// past 8 rows the walk is kept (see `TABLE_ROWS`).
 #[derive(Clone, Debug)]
 struct Table {
     strings: PrefixTable,
