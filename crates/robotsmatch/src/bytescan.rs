@@ -2292,13 +2292,8 @@ mod tests {
     /// and longer than the 64 bytes loaded; a table is built exactly when its rows fit.
     #[test]
     fn a_prefix_table_finds_the_prefixes() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::testrng::Rng(0x2545_F491_4F6C_DD1D);
+        let mut below = |n: usize| rng.below(n);
         let alphabet = [b'/', b'a', b'b', 0];
         let mut built = 0;
         for round in 0..600 {

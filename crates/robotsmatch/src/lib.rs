@@ -60,6 +60,9 @@ pub use parse::{ParseConfig, Robots, Rule, RuleKind, RuleRef, Warning, WarningKi
 pub use profile::{Precedence, Profile};
 
 #[cfg(test)]
+mod testrng;
+
+#[cfg(test)]
 mod testoibits {
     use super::*;
 
