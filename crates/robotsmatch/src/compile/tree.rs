@@ -867,8 +867,10 @@ impl Table {
     /// The table of the marked nodes of `nodes` (breadth-first, root first, their keys in
     /// `keys`), if [`PrefixTable::build`] takes them.
     fn build(nodes: &[Node], labels: &[u8], keys: &[[u64; 4]]) -> Option<Table> {
-        let marks = nodes.iter().filter(|n| n.keys != 0 || n.rest != 0).count();
-        if marks > crate::bytescan::TABLE_STRINGS || !crate::bytescan::has_table_features() {
+        let mut marked: Vec<usize> = (0..nodes.len())
+            .filter(|&i| nodes[i].keys != 0 || nodes[i].rest != 0)
+            .collect();
+        if marked.len() > crate::bytescan::TABLE_STRINGS || !crate::bytescan::has_table_features() {
             return None;
         }
         let mut strings: Vec<Vec<u8>> = vec![Vec::new(); nodes.len()];
@@ -883,9 +885,6 @@ impl Table {
                 strings[c] = s;
             }
         }
-        let mut marked: Vec<usize> = (0..nodes.len())
-            .filter(|&i| nodes[i].keys != 0 || nodes[i].rest != 0)
-            .collect();
         marked.sort_by_key(|&i| strings[i].len());
         let ordered: Vec<&[u8]> = marked.iter().map(|&i| &strings[i][..]).collect();
         let mut table = Table {
@@ -1649,20 +1648,12 @@ impl Tree {
     /// Folds `key` of `kind` if it can change the verdict or the deciding rule.
     #[inline]
     fn offer(&self, best: &mut [u64; 2], kind: usize, key: u64) {
-        if key > best[kind] {
-            best[kind] = key;
-        }
+        best[kind] = best[kind].max(key);
     }
 
     /// Folds the keys of every pattern that matches `path` into `best`.
     #[inline]
     pub(crate) fn fold(&self, path: &[u8], best: &mut [u64; 2]) {
-        // Activations found on the walk: (piece tree root, depth); past the eighth, a piece tree
-        // is searched as soon as the walk activates it.
-        // PERF: the array is zeroed for every path; 16 entries cost 6 instructions per URL
-        // more than 8 on every workload (a walk activates one or two piece trees there).
-        let mut active = [(0u32, 0u32); 8];
-        let mut n_active = 0;
         #[cfg(target_arch = "x86_64")]
         if let Some(table) = &self.table {
             // SAFETY: `table` exists only where the processor has the features of
@@ -1670,6 +1661,12 @@ impl Tree {
             unsafe { self.fold_table(table, path, best) };
             return;
         }
+        // Activations found on the walk: (piece tree root, depth); past the eighth, a piece tree
+        // is searched as soon as the walk activates it.
+        // PERF: the array is zeroed for every path; 16 entries cost 6 instructions per URL
+        // more than 8 on every workload (a walk activates one or two piece trees there).
+        let mut active = [(0u32, 0u32); 8];
+        let mut n_active = 0;
         self.walk(path, best, &mut active, &mut n_active);
         self.search(path, best, &active[..n_active]);
     }
@@ -1689,34 +1686,28 @@ impl Tree {
         for _ in 0..2 {
             let k = &table.keys[(keyed.trailing_zeros() as usize).min(none)];
             keyed &= keyed.wrapping_sub(1);
-            best[ALLOW] = best[ALLOW].max(k[0]);
-            best[DISALLOW] = best[DISALLOW].max(k[1]);
+            self.offer(best, ALLOW, k[0]);
+            self.offer(best, DISALLOW, k[1]);
         }
         while keyed != 0 {
             let k = &table.keys[keyed.trailing_zeros() as usize];
             keyed &= keyed - 1;
-            best[ALLOW] = best[ALLOW].max(k[0]);
-            best[DISALLOW] = best[DISALLOW].max(k[1]);
+            self.offer(best, ALLOW, k[0]);
+            self.offer(best, DISALLOW, k[1]);
         }
         // `$` patterns: only the string as long as the path (at most one).
         let ending = found & table.anchored & table.strings.exactly(path.len());
         let k = &table.keys[(ending.trailing_zeros() as usize).min(none)];
-        best[ALLOW] = best[ALLOW].max(k[2]);
-        best[DISALLOW] = best[DISALLOW].max(k[3]);
+        self.offer(best, ALLOW, k[2]);
+        self.offer(best, DISALLOW, k[3]);
         let mut active = [(0u32, 0u32); 8];
         let mut n_active = 0;
         // Shortest first, as the walk meets them.
         let mut activated = found & table.activates;
         while activated != 0 {
-            let i = activated.trailing_zeros() as usize;
+            let (root, depth) = table.rest[activated.trailing_zeros() as usize];
             activated &= activated - 1;
-            let (root, depth) = table.rest[i];
-            if n_active < active.len() {
-                active[n_active] = (root, depth);
-                n_active += 1;
-            } else {
-                self.eval_rest(root, path, depth as usize, best, &mut Occurrences::new());
-            }
+            self.activate(root, path, depth as usize, best, &mut active, &mut n_active);
         }
         self.search(path, best, &active[..n_active]);
     }
@@ -1928,13 +1919,27 @@ impl Tree {
             }
         }
         if n.rest != 0 {
-            let root = n.rest - 1;
-            if *n_active < active.len() {
-                active[*n_active] = (root, pos as u32);
-                *n_active += 1;
-            } else {
-                self.eval_rest(root, path, pos, best, &mut Occurrences::new());
-            }
+            self.activate(n.rest - 1, path, pos, best, active, n_active);
+        }
+    }
+
+    /// Activates the wildcard patterns of piece tree `root` at depth `pos`: in `active` while
+    /// it has room, else searched at once.
+    #[inline]
+    fn activate(
+        &self,
+        root: u32,
+        path: &[u8],
+        pos: usize,
+        best: &mut [u64; 2],
+        active: &mut [(u32, u32); 8],
+        n_active: &mut usize,
+    ) {
+        if *n_active < active.len() {
+            active[*n_active] = (root, pos as u32);
+            *n_active += 1;
+        } else {
+            self.eval_rest(root, path, pos, best, &mut Occurrences::new());
         }
     }
 
@@ -2192,6 +2197,7 @@ const MAX_RECURSION: u32 = 32;
 mod tests {
     use super::*;
     use crate::parse::RuleKind;
+    use crate::testrng::Rng;
 
     /// Every string of `len` bytes over `alphabet`.
     fn strings(alphabet: &[u8], len: usize) -> Vec<Vec<u8>> {
@@ -2233,26 +2239,14 @@ mod tests {
         }
     }
 
-    /// A small generator of test data (xorshift; the same sequence on every run).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
+    /// `len` strings picked from `parts` by `rng`, concatenated (cut to `max` bytes).
+    fn join(rng: &mut Rng, parts: &[&str], len: usize, max: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for _ in 0..len {
+            out.extend_from_slice(parts[rng.below(parts.len())].as_bytes());
         }
-
-        /// `len` bytes, each picked from `parts`' strings, concatenated (cut to `max`).
-        fn join(&mut self, parts: &[&str], len: usize, max: usize) -> Vec<u8> {
-            let mut out = Vec::new();
-            for _ in 0..len {
-                out.extend_from_slice(parts[self.below(parts.len())].as_bytes());
-            }
-            out.truncate(max);
-            out
-        }
+        out.truncate(max);
+        out
     }
 
     /// The table ([`Table`]), where it stands in for the walk, marks what the walk marks:
@@ -2277,7 +2271,7 @@ mod tests {
                     };
                     let mut p = b"/".to_vec();
                     let n = rng.below(12);
-                    p.extend(rng.join(&parts, n, 70));
+                    p.extend(join(&mut rng, &parts, n, 70));
                     if rng.below(4) == 0 {
                         let at = rng.below(p.len() + 1);
                         p.insert(at, b'*');
@@ -2301,7 +2295,7 @@ mod tests {
             for _ in 0..60 {
                 let mut path = b"/".to_vec();
                 let n = rng.below(24);
-                path.extend(rng.join(&parts, n, 90));
+                path.extend(join(&mut rng, &parts, n, 90));
                 let (mut a, mut b, mut c) = (set.always, set.always, set.always);
                 tree.fold(&path, &mut a);
                 walk.fold(&path, &mut b);
