@@ -7,9 +7,16 @@ time) until the log is at least --size bytes.
 
 Usage: python3 tools/make-bench-log.py [--corpora ../shared/corpora] [--size 1G] OUT
        python3 tools/make-bench-log.py [--corpora ../shared/corpora] --one-per-host OUT
+       python3 tools/make-bench-log.py --grouped N --from LOG OUT
 
 With --one-per-host, the log is one URL for every host of the robots store, shuffled, once: the
 job where every robots.txt is met once (a crawler's first visit to each host).
+
+With --grouped N, OUT is LOG with each run of N lines reordered host by host (hosts in the
+order they first appear in the run, each host's lines in their order): the same URLs, the
+same work, but each host's state (its table entry, matcher and caches) used for all of its
+URLs of the run in a row. Timing `classify` on both tells how much of the job is waiting for
+that state to come back into the cache (README, "where the time goes").
 """
 
 import argparse
@@ -23,13 +30,41 @@ def parse_size(s):
     return int(float(s[:-1]) * units[s[-1].upper()]) if s[-1].upper() in units else int(s)
 
 
+def host_of(line):
+    """The authority of an absolute URL line (b"" for anything else)."""
+    parts = line.split(b"/", 3)
+    return parts[2] if len(parts) > 2 else b""
+
+
+def grouped(source, n, out_path):
+    """Writes source with each run of n lines grouped by host (see the module doc)."""
+    with open(source, "rb") as f:
+        lines = f.read().split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    with open(out_path, "wb") as out:
+        for i in range(0, len(lines), n):
+            groups = {}
+            for line in lines[i:i + n]:
+                groups.setdefault(host_of(line), []).append(line)
+            out.write(b"".join(line + b"\n" for g in groups.values() for line in g))
+    print(f"{out_path}: {len(lines)} lines, runs of {n} grouped by host")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpora", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpora"))
     ap.add_argument("--size", default="1G")
     ap.add_argument("--one-per-host", action="store_true")
+    ap.add_argument("--grouped", type=int, metavar="N")
+    ap.add_argument("--from", dest="source", metavar="LOG")
     ap.add_argument("out")
     a = ap.parse_args()
+    if a.grouped:
+        if not a.source:
+            ap.error("--grouped needs --from LOG")
+        grouped(a.source, a.grouped, a.out)
+        return
     if a.one_per_host:
         hosts = sorted(n[:-4] for n in os.listdir(os.path.join(a.corpora, "robots")) if n.endswith(".txt"))
         random.Random(9309).shuffle(hosts)
