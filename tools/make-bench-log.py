@@ -21,6 +21,7 @@ that state to come back into the cache (README, "where the time goes").
 
 import argparse
 import gzip
+import itertools
 import os
 import random
 
@@ -37,18 +38,20 @@ def host_of(line):
 
 
 def grouped(source, n, out_path):
-    """Writes source with each run of n lines grouped by host (see the module doc)."""
-    with open(source, "rb") as f:
-        lines = f.read().split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    with open(out_path, "wb") as out:
-        for i in range(0, len(lines), n):
+    """Writes source with each run of n lines grouped by host (see the module doc), reading
+    one run at a time."""
+    total = 0
+    with open(source, "rb") as f, open(out_path, "wb") as out:
+        while True:
+            run = [line.rstrip(b"\n") for line in itertools.islice(f, n)]
+            if not run:
+                break
+            total += len(run)
             groups = {}
-            for line in lines[i:i + n]:
+            for line in run:
                 groups.setdefault(host_of(line), []).append(line)
             out.write(b"".join(line + b"\n" for g in groups.values() for line in g))
-    print(f"{out_path}: {len(lines)} lines, runs of {n} grouped by host")
+    print(f"{out_path}: {total} lines, runs of {n} grouped by host")
 
 
 def main():
@@ -60,9 +63,9 @@ def main():
     ap.add_argument("--from", dest="source", metavar="LOG")
     ap.add_argument("out")
     a = ap.parse_args()
-    if a.grouped:
-        if not a.source:
-            ap.error("--grouped needs --from LOG")
+    if a.grouped is not None:
+        if a.grouped < 1 or not a.source:
+            ap.error("--grouped needs a run length of at least 1 and --from LOG")
         grouped(a.source, a.grouped, a.out)
         return
     if a.one_per_host:
