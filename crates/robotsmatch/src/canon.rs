@@ -313,8 +313,8 @@ fn locate(url: &[u8]) -> Located {
 
 /// [`locate`] for a URL that starts with `http://` or `https://`, in three searches: the end of
 /// the authority, the first byte of the path that is not already canonical, and the fragment
-/// after it. `None` when the URL does not start so, or holds a `\` before its fragment (both
-/// for [`locate_any`]).
+/// after it; and for a bare path (starting with one `/`), the last two. `None` when the URL
+/// starts otherwise, or holds a `\` before its fragment (both for [`locate_any`]).
 #[inline]
 fn locate_http(url: &[u8]) -> Option<Located> {
     use crate::bytescan::first_sep_or_stop;
@@ -322,6 +322,12 @@ fn locate_http(url: &[u8]) -> Option<Located> {
         8
     } else if url.starts_with(b"http://") {
         7
+    } else if url.first() == Some(&b'/') && url.get(1) != Some(&b'/') {
+        // A bare path (`/a?b`, what many crawlers ask about): `locate_any` finds its path at
+        // its first byte (a `/` before any "://"), so the path's stops are all there is to read.
+        // PERF: through `locate_any`, b-shop's URLs cut to their paths took 33.2 ns per URL
+        // against one rule, 4 ns more than the same URLs whole.
+        return locate_http_path(url, 0);
     } else {
         return None;
     };
@@ -794,9 +800,10 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            // Most real URLs take `locate`'s fast path; the others its general one.
+            // Most real URLs take `locate`'s fast path (bare paths, starting with `/`, too);
+            // the others its general one.
             let mut url =
-                String::from(["http://", "https://", "HTTP://", ""][(x >> 60) as usize % 4]);
+                String::from(["http://", "https://", "HTTP://", "", "/"][(x >> 59) as usize % 5]);
             let n = (x % 12) as usize;
             for k in 0..n {
                 let r = (x >> (k * 5)) as usize;
