@@ -2405,27 +2405,26 @@ mod tests {
             eprintln!("find_short_takes_needles_of_any_length: not run (no AVX-512 BW here)");
             return;
         }
-        let mut x: u64 = 41;
+        let mut rng = crate::testrng::Rng(41);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let h = (x % (SHORT_HAY as u64 + 1)) as usize;
-            let n = match x >> 60 {
-                0..=3 => 1,
-                _ => 1 + ((x >> 8) as usize % h.max(1)),
+            let h = rng.below(SHORT_HAY + 1);
+            let hay: Vec<u8> = (0..h).map(|_| b"ab"[rng.below(2)]).collect();
+            // One byte a quarter of the time, else up to the haystack's length (past 64 too).
+            let n = if rng.below(4) == 0 {
+                1
+            } else {
+                1 + rng.below(h.max(1))
             };
-            let hay: Vec<u8> = (0..h)
-                .map(|i| b"ab"[((x >> (i % 40)) & 1) as usize])
-                .collect();
-            // A needle cut from the haystack (so it occurs), or with its last byte changed.
-            let at = (x >> 20) as usize % (h + 1 - n.min(h));
-            let mut needle = hay[at.min(h)..(at + n).min(h)].to_vec();
-            if needle.is_empty() {
-                continue;
-            }
-            if x & (1 << 40) != 0 {
-                *needle.last_mut().unwrap() = b'/';
+            // Cut from the haystack where it fits (so it occurs), else made up; half the time
+            // with its last byte changed.
+            let mut needle = if n <= h {
+                let at = rng.below(h - n + 1);
+                hay[at..at + n].to_vec()
+            } else {
+                vec![b'a'; n]
+            };
+            if rng.below(2) == 0 {
+                needle[n - 1] = b'/';
             }
             // SAFETY: AVX-512 F and BW were detected above.
             let got = unsafe { find_short(&hay, &needle) };
