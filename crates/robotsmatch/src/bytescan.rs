@@ -1368,7 +1368,15 @@ pub(crate) fn load8(s: &[u8]) -> u64 {
 }
 
 /// How many sets of 8 buckets a [`BucketScan`] has at most.
-pub(crate) const BUCKET_SETS: usize = 3;
+// PERF: 9 sets (72 pieces) take d-wildcards' 67 searched pieces: its shared Aho-Corasick walk
+// (a dependent load per byte of the path) was 40% of a decision; with buckets, 205 -> 148 ns
+// per URL (`speed`, pinned).
+pub(crate) const BUCKET_SETS: usize = 9;
+
+/// How many sets a scan of few pieces holds its hits for ([`BucketHits`] of this many sets,
+/// all cleared for every path; b-shop's 23 pieces fill 3): with room for all 9, b-shop's
+/// decisions took 5 ns more.
+pub(crate) const FEW_SETS: usize = 3;
 
 /// How many pieces a [`BucketScan`] takes at most: one per bucket.
 pub(crate) const BUCKET_PIECES: usize = 8 * BUCKET_SETS;
@@ -1407,16 +1415,17 @@ pub(crate) struct BucketScan {
 /// `param4=`): looked up by their first bytes, every `/se` of a path would be a candidate for
 /// each of them, compared in vain. Later bytes are no better in general (`.html`'s `tml`
 /// ends most of some sites' paths), so a piece whose first bytes are its own keeps them.
-fn gram_start(piece: &[u8], pieces: &[&[u8]]) -> u8 {
+/// `holders` is [`gram_holders`] of the pieces.
+fn gram_start(piece: &[u8], holders: &[[u8; 3]]) -> u8 {
     if piece.len() <= 3 {
         return 0;
     }
+    // The other pieces that contain the gram at `k` (this one does).
     let shared = |k: usize| {
-        let gram = &piece[k..k + 3];
-        pieces
-            .iter()
-            .filter(|&&p| p != piece && p.windows(3).any(|w| w == gram))
-            .count()
+        let gram = [piece[k], piece[k + 1], piece[k + 2]];
+        let from = holders.partition_point(|g| *g < gram);
+        let to = holders.partition_point(|g| *g <= gram);
+        (to - from).saturating_sub(1)
     };
     // A start of at most 255 bytes into the piece (later ones are not looked at).
     (0..=(piece.len() - 3).min(255))
@@ -1424,24 +1433,51 @@ fn gram_start(piece: &[u8], pieces: &[&[u8]]) -> u8 {
         .map_or(0, |k| k as u8)
 }
 
-/// The result of a [`BucketScan`] of one path.
+/// The 3-byte strings of the distinct `pieces`, each once per piece that contains it, sorted:
+/// how many pieces contain a string is the length of its run.
+// PERF: counted once for all pieces: comparing each piece's grams with every other piece's
+// was quadratic in the pieces, a fifth of the tree's build time over the corpus once scans
+// took up to 72 pieces.
+fn gram_holders(pieces: &[&[u8]]) -> Vec<[u8; 3]> {
+    let mut distinct: Vec<&[u8]> = pieces.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut holders = Vec::new();
+    for p in distinct {
+        let start = holders.len();
+        holders.extend(p.windows(3).map(|w| [w[0], w[1], w[2]]));
+        holders[start..].sort_unstable();
+        let mut kept = start;
+        for i in start..holders.len() {
+            if i == start || holders[i] != holders[kept - 1] {
+                holders[kept] = holders[i];
+                kept += 1;
+            }
+        }
+        holders.truncate(kept);
+    }
+    holders.sort_unstable();
+    holders
+}
+
+/// The result of a [`BucketScan`] of one path, with room for `S` sets of buckets.
 #[cfg(target_arch = "x86_64")]
-pub(crate) struct BucketHits {
+pub(crate) struct BucketHits<const S: usize> {
     /// Per set and 64-byte block of the path: per position, the buckets with a candidate
     /// there (zero past the path).
-    blocks: [[core::arch::x86_64::__m512i; 2]; BUCKET_SETS],
+    blocks: [[core::arch::x86_64::__m512i; 2]; S],
     /// The length of the path scanned.
     len: usize,
-    /// Bit `i` when bucket `i` has a candidate in the path.
-    present: u32,
+    /// Bit `i % 64` of word `i / 64` when bucket `i` has a candidate in the path.
+    present: [u64; 2],
 }
 
 #[cfg(target_arch = "x86_64")]
-impl BucketHits {
-    /// Bit `i` when the piece of bucket `i` may occur in the path scanned (its looked-up
-    /// bytes do somewhere): the pieces of the other buckets do not.
+impl<const S: usize> BucketHits<S> {
+    /// Bit `i % 64` of word `i / 64` when the piece of bucket `i` may occur in the path
+    /// scanned (its looked-up bytes do somewhere): the pieces of the other buckets do not.
     #[inline]
-    pub(crate) fn present(&self) -> u32 {
+    pub(crate) fn present(&self) -> [u64; 2] {
         self.present
     }
 }
@@ -1455,7 +1491,8 @@ impl BucketScan {
         if pieces.len() > BUCKET_PIECES || pieces.iter().any(|p| p.is_empty()) {
             return None;
         }
-        let starts: Vec<u8> = pieces.iter().map(|p| gram_start(p, pieces)).collect();
+        let holders = gram_holders(pieces);
+        let starts: Vec<u8> = pieces.iter().map(|p| gram_start(p, &holders)).collect();
         if pieces
             .iter()
             .zip(&starts)
@@ -1492,11 +1529,17 @@ impl BucketScan {
     pub(crate) fn memory_usage(&self) -> usize {
         std::mem::size_of_val(&*self.sets)
     }
+
+    /// The number of sets of 8 buckets (a scan needs [`BucketHits`] with room for them).
+    pub(crate) fn sets(&self) -> usize {
+        self.sets.len()
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 impl BucketScan {
-    /// Scans `path` (at most [`BUCKET_WINDOW`] bytes): per 64-byte block, three loads (at
+    /// Scans `path` (at most [`BUCKET_WINDOW`] bytes; the scan has at most `S` sets): per
+    /// 64-byte block, three loads (at
     /// offsets 0, 1 and 2; bytes past the path read as 0), per set a table lookup of each
     /// (`vpermi2b`: 128 entries) and their `and`. For callers that run with these features (a
     /// `BucketScan` exists only where the processor has them), so that it is inlined.
@@ -1504,14 +1547,14 @@ impl BucketScan {
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
     // `blocks[s][b]`: the block index is the inner index of an array indexed by set first.
     #[allow(clippy::needless_range_loop)]
-    pub(crate) fn scan(&self, path: &[u8]) -> BucketHits {
+    pub(crate) fn scan<const S: usize>(&self, path: &[u8]) -> BucketHits<S> {
         use core::arch::x86_64::{
             __m512i, _mm512_and_si512, _mm512_gf2p8affine_epi64_epi8, _mm512_maskz_loadu_epi8,
             _mm512_maskz_mov_epi8, _mm512_permutex2var_epi8, _mm512_set1_epi64,
             _mm512_setzero_si512, _mm512_test_epi8_mask,
         };
         let n = path.len();
-        assert!(n <= BUCKET_WINDOW && self.sets.len() <= BUCKET_SETS);
+        assert!(n <= BUCKET_WINDOW && self.sets.len() <= S);
         let load = |start: usize| -> __m512i {
             let count = n.saturating_sub(start).min(64);
             if count == 0 {
@@ -1526,8 +1569,8 @@ impl BucketScan {
         };
         // Bucket `j`'s selector in byte `j` of every word: see the transposition below.
         let select = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
-        let mut blocks = [[_mm512_setzero_si512(); 2]; BUCKET_SETS];
-        let mut present = 0u32;
+        let mut blocks = [[_mm512_setzero_si512(); 2]; S];
+        let mut present = [0u64; 2];
         for b in 0..n.div_ceil(64) {
             let at = 64 * b;
             let valid = u64::MAX >> (64 - (n - at).min(64));
@@ -1560,7 +1603,7 @@ impl BucketScan {
                 let m = m | m >> 32;
                 let m = m | m >> 16;
                 let m = m | m >> 8;
-                present |= u32::from(m as u8) << (8 * s);
+                present[s / 8] |= u64::from(m as u8) << (8 * (s % 8));
             }
         }
         BucketHits {
@@ -1575,9 +1618,9 @@ impl BucketScan {
     /// then a comparison of the piece at each, left to right.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(crate) fn first(
+    pub(crate) fn first<const S: usize>(
         &self,
-        hits: &BucketHits,
+        hits: &BucketHits<S>,
         bucket: usize,
         piece: &[u8],
         path: &[u8],
@@ -2488,7 +2531,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let mut scans = 0;
+        let (mut scans, mut wide) = (0, 0);
         for round in 0..300 {
             let count = 1 + (next() % BUCKET_PIECES as u64) as usize;
             let pieces: Vec<Vec<u8>> = (0..count)
@@ -2510,12 +2553,20 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             {
                 // SAFETY: `build` returned a scan, so the processor has its features.
-                let hits = unsafe { scan.scan(&path) };
+                let hits = unsafe { scan.scan::<BUCKET_SETS>(&path) };
+                // The hits of a scan of few sets, with room for those only, are the same.
+                // SAFETY: as above.
+                let few =
+                    (scan.sets() <= FEW_SETS).then(|| unsafe { scan.scan::<FEW_SETS>(&path) });
                 scans += 1;
+                wide += usize::from(pieces.len() > 64);
+                if let Some(few) = &few {
+                    assert_eq!(few.present(), hits.present(), "{pieces:?} in {path:?}");
+                }
                 for (b, piece) in pieces.iter().enumerate() {
                     let occurs = find(&path, piece).is_some();
                     assert!(
-                        !occurs || hits.present() & (1 << b) != 0,
+                        !occurs || hits.present()[b / 64] & (1 << (b % 64)) != 0,
                         "bucket {b} ({piece:?}) not present in {path:?}"
                     );
                     for from in 0..=len + 1 {
@@ -2526,11 +2577,61 @@ mod tests {
                         // SAFETY: as above.
                         let got = unsafe { scan.first(&hits, b, piece, &path, from) };
                         assert_eq!(got, want, "piece {piece:?} in {path:?} from {from}");
+                        if let Some(few) = &few {
+                            // SAFETY: as above.
+                            let got = unsafe { scan.first(few, b, piece, &path, from) };
+                            assert_eq!(got, want, "piece {piece:?} in {path:?} from {from}");
+                        }
                     }
                 }
             }
         }
-        assert!(scans > 0);
+        // Scans of more than 64 pieces (buckets in both words of `present`) were checked.
+        assert!(
+            scans > 0 && wide > 0,
+            "{scans} scans, {wide} of more than 64 pieces"
+        );
+    }
+
+    /// [`gram_start`] with [`gram_holders`] picks the first three bytes of a piece that the
+    /// fewest other distinct pieces contain, as counting them piece by piece does.
+    #[test]
+    fn gram_start_picks_the_least_shared_gram() {
+        let mut rng = crate::testrng::Rng(0x9E37_79B9_7F4A_7C15);
+        let alphabet = b"/ab?=";
+        for _ in 0..2000 {
+            let count = 1 + rng.below(12);
+            let pieces: Vec<Vec<u8>> = (0..count)
+                .map(|_| {
+                    let len = 1 + rng.below(9);
+                    (0..len)
+                        .map(|_| alphabet[rng.below(alphabet.len())])
+                        .collect()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = pieces.iter().map(|p| &p[..]).collect();
+            let holders = gram_holders(&refs);
+            for &piece in &refs {
+                let want = if piece.len() <= 3 {
+                    0
+                } else {
+                    let shared = |k: usize| {
+                        let gram = &piece[k..k + 3];
+                        refs.iter()
+                            .filter(|&&p| p != piece && p.windows(3).any(|w| w == gram))
+                            .count()
+                    };
+                    (0..=piece.len() - 3)
+                        .min_by_key(|&k| (shared(k), k))
+                        .unwrap() as u8
+                };
+                assert_eq!(
+                    gram_start(piece, &holders),
+                    want,
+                    "{piece:?} among {refs:?}"
+                );
+            }
+        }
     }
 
     /// [`PrefixTable::prefixes`] against `starts_with`: strings of every slot width (0 to 64

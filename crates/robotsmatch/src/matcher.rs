@@ -575,7 +575,10 @@ impl Matcher {
         (d, units)
     }
 
-    #[inline]
+    // PERF: always inlined: once the tree's search chose between two bucket scans, LLVM kept
+    // this as a call of its own, and every workload's decisions took about a nanosecond more
+    // (a-tiny 38.9 -> 40.0 ns per URL, `speed`, pinned, 5 alternations).
+    #[inline(always)]
     fn decide_hot(
         &self,
         h: &HotEngine,

@@ -26,6 +26,13 @@
 //! laid out by byte class, [`super::columns`], when it fits the dense budget), so only the
 //! children whose piece occurs are searched.
 //!
+//! Where every searched piece fits one [`BucketScan`] (3 to 72 pieces, their looked-up bytes
+//! ASCII) and the processor has AVX-512 VBMI, a path of at most 128 bytes is scanned once for
+//! all of them instead, without a dependent load per byte, and only the children whose bucket
+//! has a candidate are searched (see [`Tree::fold_bucketed`]). A tree whose scan has more than
+//! [`FEW_SETS`](crate::bytescan::FEW_SETS) sets of 8 buckets keeps the Aho-Corasick scan too,
+//! for longer paths; with fewer, longer paths search each piece on its own.
+//!
 //! Verdict pruning: the walk collects the literal matches first. Let `floor` be the higher
 //! priority of the best Allow and the best Disallow so far: a pattern of lower priority can
 //! neither change the verdict nor become the deciding rule, so every subtree whose highest
@@ -207,8 +214,8 @@ fn first_grams(pieces: &[&[u8]]) -> Option<Vec<[u8; 3]>> {
 /// that a search tries only those whose piece may occur in the path.
 #[derive(Clone, Debug)]
 struct BucketNode {
-    /// Bit `i` when a child's piece is bucket `i`.
-    mask: u32,
+    /// Bit `i % 64` of word `i / 64` when a child's piece is bucket `i`.
+    mask: [u64; 2],
     /// Those children, by bucket (the child of the `k`th lowest bit of `mask` is `kids[k]`).
     kids: Box<[u32]>,
     /// Children whose piece has no bucket (only compared with the end of the path).
@@ -826,8 +833,9 @@ pub(crate) struct Tree {
     rest: Vec<RestNode>,
     pieces: Vec<Piece>,
     multi: Option<Multi>,
-    /// Every searched piece in one scan of the path ([`BucketScan`]), where they are few and
-    /// the processor can (then no piece is in `multi`).
+    /// Every searched piece in one scan of the path ([`BucketScan`]), where they are few
+    /// enough and the processor can. Then `multi` has pieces only if the scan has more than
+    /// [`FEW_SETS`](crate::bytescan::FEW_SETS) sets (for paths longer than its window).
     buckets: Option<BucketScan>,
     /// With `buckets`: per piece tree node (as `rest`), its children by bucket.
     bucket_nodes: Vec<BucketNode>,
@@ -1451,6 +1459,12 @@ impl Tree {
             }
             scan
         };
+        // PERF: a scan of many sets (d-wildcards' 67 pieces) comes with the `Multi` that the
+        // tree would have without it, for paths longer than the scan's window: searched one
+        // by one, d-wildcards' pieces took 584 ns per URL of 188 bytes, against 346.
+        let many_sets = buckets
+            .as_ref()
+            .is_some_and(|b| b.sets() > crate::bytescan::FEW_SETS);
         let mut bucket_nodes = Vec::new();
         // Order children by priority, highest first; the pieces of wide nodes' children go
         // into the shared scan.
@@ -1493,13 +1507,19 @@ impl Tree {
                     }
                 }
                 kids.sort_unstable();
+                let mut mask = [0u64; 2];
+                for &(b, _) in &kids {
+                    mask[usize::from(b) / 64] |= 1 << (b % 64);
+                }
                 bucket_nodes.push(BucketNode {
-                    mask: kids.iter().fold(0, |m, &(b, _)| m | 1 << b),
+                    mask,
                     kids: kids.iter().map(|&(_, c)| c).collect(),
                     plain: plain.into(),
                 });
-                rest[i].children = children;
-                continue;
+                if !many_sets {
+                    rest[i].children = children;
+                    continue;
+                }
             }
             let (wide, others): (Vec<u32>, Vec<u32>) =
                 children.iter().copied().partition(|&c| searched(c));
@@ -1598,9 +1618,12 @@ impl Tree {
         }
     }
 
-    /// True when every searched piece is in one bucket scan ([`BucketScan`]).
-    pub(crate) fn has_buckets(&self) -> bool {
-        self.buckets.is_some()
+    /// True when every searched piece is in one bucket scan ([`BucketScan`]) of at most
+    /// [`FEW_SETS`](crate::bytescan::FEW_SETS) sets (24 pieces).
+    pub(crate) fn has_few_buckets(&self) -> bool {
+        self.buckets
+            .as_ref()
+            .is_some_and(|b| b.sets() <= crate::bytescan::FEW_SETS)
     }
 
     /// Heap bytes held (approximately).
@@ -1789,7 +1812,17 @@ impl Tree {
             if path.len() <= crate::bytescan::BUCKET_WINDOW {
                 // SAFETY: `scan` exists only where the processor has the features of
                 // `fold_bucketed` (`BucketScan::build` detected them).
-                unsafe { self.fold_bucketed(scan, active, path, best) };
+                unsafe {
+                    if scan.sets() <= crate::bytescan::FEW_SETS {
+                        self.fold_bucketed::<{ crate::bytescan::FEW_SETS }, 1>(
+                            scan, active, path, best,
+                        );
+                    } else {
+                        self.fold_bucketed::<{ crate::bytescan::BUCKET_SETS }, 2>(
+                            scan, active, path, best,
+                        );
+                    }
+                }
                 return;
             }
         }
@@ -1818,7 +1851,7 @@ impl Tree {
     // `eval_kids` and `try_child`, with the scan and each search a call, b-shop took ~25% longer.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
-    fn fold_bucketed(
+    fn fold_bucketed<const S: usize, const W: usize>(
         &self,
         scan: &BucketScan,
         active: &[(u32, u32)],
@@ -1837,10 +1870,10 @@ impl Tree {
                 continue;
             }
             if hits.is_none() {
-                hits = Some(scan.scan(path));
+                hits = Some(scan.scan::<S>(path));
             }
             if let Some(hits) = &hits {
-                self.bucket_kids(scan, hits, root, path, depth as usize, best, 0);
+                self.bucket_kids::<S, W>(scan, hits, root, path, depth as usize, best, 0);
             }
         }
     }
@@ -1851,10 +1884,10 @@ impl Tree {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
     #[allow(clippy::too_many_arguments)]
-    fn bucket_kids(
+    fn bucket_kids<const S: usize, const W: usize>(
         &self,
         scan: &BucketScan,
-        hits: &crate::bytescan::BucketHits,
+        hits: &crate::bytescan::BucketHits<S>,
         node: u32,
         path: &[u8],
         from: usize,
@@ -1862,38 +1895,69 @@ impl Tree {
         depth: u32,
     ) {
         let bn = &self.bucket_nodes[node as usize];
-        let mut m = bn.mask & hits.present();
+        let present = hits.present();
+        let mut m = bn.mask[0] & present[0];
         while m != 0 {
-            let bucket = m.trailing_zeros();
+            let bucket = m.trailing_zeros() as usize;
             m &= m - 1;
-            let k = (bn.mask & ((1 << bucket) - 1)).count_ones() as usize;
-            let c = bn.kids[k];
-            let child = &self.rest[c as usize];
-            if u64::from(child.max_priority) < self.floor(best) {
-                continue;
+            let k = (bn.mask[0] & ((1 << bucket) - 1)).count_ones() as usize;
+            self.bucket_child::<S, W>(scan, hits, bn.kids[k], bucket, path, from, best, depth);
+        }
+        if W > 1 {
+            // The buckets of the second word, after the children of the first's.
+            let before = bn.mask[0].count_ones() as usize;
+            let mut m = bn.mask[1] & present[1];
+            while m != 0 {
+                let bit = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let k = before + (bn.mask[1] & ((1 << bit) - 1)).count_ones() as usize;
+                let bucket = 64 + bit;
+                self.bucket_child::<S, W>(scan, hits, bn.kids[k], bucket, path, from, best, depth);
             }
-            if !self.offer_anchored(child, path, from, best) {
-                continue;
-            }
-            let piece = &self.pieces[child.piece as usize];
-            let Some(at) = scan.first(hits, bucket as usize, &piece.bytes, path, from) else {
-                continue;
-            };
-            let Step::Descend(end) = self.offer_found(child, at, best) else {
-                continue;
-            };
-            if depth >= MAX_RECURSION {
-                self.eval_deep(c, path, end, best, &mut Occurrences::new());
-                continue;
-            }
-            self.fold_ends(child, path, end, best);
-            self.bucket_kids(scan, hits, c, path, end, best, depth + 1);
         }
         for &c in &bn.plain {
             // `$`-anchored leaves (of pieces longer than an `End`'s): only compared with the
             // end of the path.
             self.offer_anchored(&self.rest[c as usize], path, from, best);
         }
+    }
+
+    /// [`Tree::bucket_kids`] for child `c`, whose piece is bucket `bucket`'s and may occur.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn bucket_child<const S: usize, const W: usize>(
+        &self,
+        scan: &BucketScan,
+        hits: &crate::bytescan::BucketHits<S>,
+        c: u32,
+        bucket: usize,
+        path: &[u8],
+        from: usize,
+        best: &mut [u64; 2],
+        depth: u32,
+    ) {
+        let child = &self.rest[c as usize];
+        if u64::from(child.max_priority) < self.floor(best) {
+            return;
+        }
+        if !self.offer_anchored(child, path, from, best) {
+            return;
+        }
+        let piece = &self.pieces[child.piece as usize];
+        let Some(at) = scan.first(hits, bucket, &piece.bytes, path, from) else {
+            return;
+        };
+        let Step::Descend(end) = self.offer_found(child, at, best) else {
+            return;
+        };
+        if depth >= MAX_RECURSION {
+            self.eval_deep(c, path, end, best, &mut Occurrences::new());
+            return;
+        }
+        self.fold_ends(child, path, end, best);
+        self.bucket_kids::<S, W>(scan, hits, c, path, end, best, depth + 1);
     }
 
     /// What the walk does at node `n`, reached at depth `pos`: folds the keys of the literal
