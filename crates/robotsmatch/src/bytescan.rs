@@ -1443,18 +1443,13 @@ fn gram_holders(pieces: &[&[u8]]) -> Vec<[u8; 3]> {
     distinct.sort_unstable();
     distinct.dedup();
     let mut holders = Vec::new();
+    let mut grams: Vec<[u8; 3]> = Vec::new();
     for p in distinct {
-        let start = holders.len();
-        holders.extend(p.windows(3).map(|w| [w[0], w[1], w[2]]));
-        holders[start..].sort_unstable();
-        let mut kept = start;
-        for i in start..holders.len() {
-            if i == start || holders[i] != holders[kept - 1] {
-                holders[kept] = holders[i];
-                kept += 1;
-            }
-        }
-        holders.truncate(kept);
+        grams.clear();
+        grams.extend(p.windows(3).map(|w| [w[0], w[1], w[2]]));
+        grams.sort_unstable();
+        grams.dedup();
+        holders.extend_from_slice(&grams);
     }
     holders.sort_unstable();
     holders
@@ -1538,9 +1533,9 @@ impl BucketScan {
 
 #[cfg(target_arch = "x86_64")]
 impl BucketScan {
-    /// Scans `path` (at most [`BUCKET_WINDOW`] bytes; the scan has at most `S` sets): per
-    /// 64-byte block, three loads (at
-    /// offsets 0, 1 and 2; bytes past the path read as 0), per set a table lookup of each
+    /// Scans `path` (at most [`BUCKET_WINDOW`] bytes) into hits with room for `S` sets (the
+    /// scan has at most `S`): per 64-byte block, three loads (at offsets 0, 1 and 2; bytes
+    /// past the path read as 0), per set a table lookup of each
     /// (`vpermi2b`: 128 entries) and their `and`. For callers that run with these features (a
     /// `BucketScan` exists only where the processor has them), so that it is inlined.
     #[inline]
