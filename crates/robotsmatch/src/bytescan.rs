@@ -1525,9 +1525,11 @@ impl BucketScan {
         std::mem::size_of_val(&*self.sets)
     }
 
-    /// The number of sets of 8 buckets (a scan needs [`BucketHits`] with room for them).
-    pub(crate) fn sets(&self) -> usize {
-        self.sets.len()
+    /// True when the scan has at most [`FEW_SETS`] sets of 8 buckets, so that its hits fit
+    /// the room of a scan of few pieces (`scan::<FEW_SETS>`); else they need
+    /// `scan::<BUCKET_SETS>`.
+    pub(crate) fn has_few_sets(&self) -> bool {
+        self.sets.len() <= FEW_SETS
     }
 }
 
@@ -2551,8 +2553,9 @@ mod tests {
                 let hits = unsafe { scan.scan::<BUCKET_SETS>(&path) };
                 // The hits of a scan of few sets, with room for those only, are the same.
                 // SAFETY: as above.
-                let few =
-                    (scan.sets() <= FEW_SETS).then(|| unsafe { scan.scan::<FEW_SETS>(&path) });
+                let few = scan
+                    .has_few_sets()
+                    .then(|| unsafe { scan.scan::<FEW_SETS>(&path) });
                 scans += 1;
                 wide += usize::from(pieces.len() > 64);
                 if let Some(few) = &few {

@@ -290,28 +290,21 @@ fn tree_bucket_scan_of_many_pieces_agrees_with_the_reference() {
             body.push_str(&format!("Allow: /*/*/part{i}/*open\n"));
         }
         let m = tree_matcher(&body);
-        let (mut allowed, mut disallowed) = (0, 0);
+        let mut paths = Vec::new();
         for i in 0..parts + 3 {
             for fill in [0, 20, 40, 50, 100, 110, 120, 140] {
                 let f = "f".repeat(fill);
-                for p in [
+                paths.extend([
                     format!("/a/b/part{i}/{f}"),
                     format!("/a/b/part{i}/{f}open"),
                     format!("/a{f}/b/part{i}/x/open"),
                     format!("/a/part{i}/{f}"),
                     format!("/a/b/c/part{i}x/{f}open"),
                     format!("/{f}/a/b/part{}/part{i}/open", parts - 1 - i.min(parts - 1)),
-                ] {
-                    let (got, want) = verdict_and_reference(&m, &p);
-                    assert_eq!(got, want, "{parts} parts: {p}");
-                    if got.0 {
-                        allowed += 1;
-                    } else {
-                        disallowed += 1;
-                    }
-                }
+                ]);
             }
         }
+        let (allowed, disallowed) = agree_and_count(&m, &paths, &format!("{parts} parts"));
         assert!(
             allowed > 100 && disallowed > 100,
             "{allowed} allowed, {disallowed} disallowed"
@@ -372,24 +365,17 @@ fn tree_occurrences_in_place_and_on_the_heap_agree_with_the_reference() {
     }
     let m = tree_matcher(&body);
     let pieces = ["ab", "cd", "ef", "gh"];
-    let (mut allowed, mut disallowed) = (0, 0);
+    let mut paths = Vec::new();
     for k in 0..=40 {
         let run: String = (0..k).map(|i| pieces[i % 4]).collect::<Vec<_>>().join("-");
-        for p in [
+        paths.extend([
             format!("/{run}zz"),
             format!("/{run}-zz-q"),
             format!("/{run}"),
             format!("/zz{run}"),
-        ] {
-            let (got, want) = verdict_and_reference(&m, &p);
-            assert_eq!(got, want, "{p}");
-            if got.0 {
-                allowed += 1;
-            } else {
-                disallowed += 1;
-            }
-        }
+        ]);
     }
+    let (allowed, disallowed) = agree_and_count(&m, &paths, "");
     // Both verdicts occur on both sides of the boundary.
     assert!(
         allowed > 40 && disallowed > 40,
@@ -487,6 +473,18 @@ fn tree_matcher(body: &str) -> Matcher {
         .build(&Robots::parse(body.as_bytes()), "bot");
     assert_eq!(m.engine(), robotsmatch::Engine::Tree);
     m
+}
+
+/// Asserts that `m` decides every path of `paths` as the reference does (`context` in the
+/// message); returns how many it allowed and how many it disallowed.
+fn agree_and_count(m: &Matcher, paths: &[String], context: &str) -> (usize, usize) {
+    let mut allowed = 0;
+    for p in paths {
+        let (got, want) = verdict_and_reference(m, p);
+        assert_eq!(got, want, "{context} {p}");
+        allowed += usize::from(got.0);
+    }
+    (allowed, paths.len() - allowed)
 }
 
 /// Allowed, and the line of the deciding rule.

@@ -1463,9 +1463,7 @@ impl Tree {
         // PERF: a scan of many sets (d-wildcards' 67 pieces) comes with the `Multi` that the
         // tree would have without it, for paths longer than the scan's window: searched one
         // by one, d-wildcards' pieces took 584 ns per URL of 188 bytes, against 346.
-        let many_sets = buckets
-            .as_ref()
-            .is_some_and(|b| b.sets() > crate::bytescan::FEW_SETS);
+        let many_sets = buckets.as_ref().is_some_and(|b| !b.has_few_sets());
         let mut bucket_nodes = Vec::new();
         // Order children by priority, highest first; the pieces of wide nodes' children go
         // into the shared scan.
@@ -1622,9 +1620,7 @@ impl Tree {
     /// True when every searched piece is in one bucket scan ([`BucketScan`]) of at most
     /// [`FEW_SETS`](crate::bytescan::FEW_SETS) sets (24 pieces).
     pub(crate) fn has_few_buckets(&self) -> bool {
-        self.buckets
-            .as_ref()
-            .is_some_and(|b| b.sets() <= crate::bytescan::FEW_SETS)
+        self.buckets.as_ref().is_some_and(BucketScan::has_few_sets)
     }
 
     /// Heap bytes held (approximately).
@@ -1814,7 +1810,7 @@ impl Tree {
                 // SAFETY: `scan` exists only where the processor has the features of
                 // `fold_bucketed` (`BucketScan::build` detected them).
                 unsafe {
-                    if scan.sets() <= crate::bytescan::FEW_SETS {
+                    if scan.has_few_sets() {
                         self.fold_bucketed::<{ crate::bytescan::FEW_SETS }, 1>(
                             scan, active, path, best,
                         );
@@ -1897,6 +1893,8 @@ impl Tree {
     ) {
         let bn = &self.bucket_nodes[node as usize];
         let present = hits.present();
+        // PERF: the first word, then the second apart (for `W` = 2), rather than one loop over
+        // the words: d-wildcards 156 -> 163 ns per URL with the loop (`speed`, pinned).
         let mut m = bn.mask[0] & present[0];
         while m != 0 {
             let bucket = m.trailing_zeros() as usize;
