@@ -30,7 +30,10 @@ def load(group, bench):
 def rate(x):
     if x >= 1e6:
         return f"{x / 1e6:.2f} M"
-    return f"{x / 1e3:.0f} k"
+    if x >= 1e3:
+        return f"{x / 1e3:.0f} k"
+    # Below a thousand a `k` would round to 0 (texting_robots on 10,000 wildcard rules).
+    return f"{x:.0f}"
 
 
 def dur(ns):
