@@ -2,6 +2,7 @@
 
 mod conformance;
 mod corpus;
+mod generated;
 mod oracle;
 mod prop;
 mod tiers;
