@@ -239,6 +239,14 @@ fn url(rng: &mut Rng, patterns: &[String]) -> Vec<u8> {
         "https://user@example.com",
         "//example.com",
         "",
+        "example.com",
+        "ftp://example.com",
+        "http:/example.com",
+        "https:example.com",
+        "http://[::1]:80",
+        "http://example.com:",
+        "http://a:b@example.com:81",
+        "mailto:x@example.com",
     ];
     let start = rng.pick(STARTS);
     let mut u = start.to_string();
