@@ -4,8 +4,10 @@
 //! (tracking the set of path positions a pattern prefix can reach, so `*` never backtracks),
 //! and picks the winner by the profile's precedence. It shares only the canonicaliser with the
 //! compiled engine. Tests cross-check the automaton against it on every corpus and on
-//! generated input; the [`Matcher`](crate::Matcher) also falls back to it for a URL on which
-//! the lazy DFA gives up.
+//! generated input; the [`Matcher`](crate::Matcher) also falls back to it when the rules'
+//! automaton cannot be built (where the lazy DFA gives up on a URL, the cold tier's direct
+//! scan decides instead: this matcher's pass over the path for every byte of every pattern
+//! is too slow for that).
 #![forbid(unsafe_code)]
 
 use crate::canon::canonicalize;

@@ -163,7 +163,8 @@ fn long_url(fill: &str) -> Vec<u8> {
 
 /// The hostile cases: 10,000 rules each with several `*`; one 500 KiB line; 100,000
 /// user-agent lines; backtracking bait (`/*a*a*a...$` against long runs of `a`); deeply nested
-/// percent-encodings; NUL and control bytes; a UTF-16 file.
+/// percent-encodings; NUL and control bytes; a UTF-16 file; 64 rules whose lazy DFA's states
+/// multiply.
 pub fn hostile_cases() -> Vec<Case> {
     let mut v = Vec::new();
 
@@ -248,6 +249,41 @@ pub fn hostile_cases() -> Vec<Case> {
         name: "utf16-file",
         body: s,
         urls: vec![long_url("private/")],
+    });
+
+    // 64 rules of 6 to 16 short pieces over four letters (`Disallow: /bd*c*acd*...`), against
+    // paths of those letters: every byte may move any rule on, and the lazy DFA's states
+    // (sets of positions in all rules at once) multiply.
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut s = String::from("User-agent: *\n");
+    for _ in 0..64 {
+        let pieces: Vec<String> = (0..6 + next(11))
+            .map(|_| {
+                (0..1 + next(3))
+                    .map(|_| (b'a' + next(4) as u8) as char)
+                    .collect()
+            })
+            .collect();
+        let end = if next(2) == 0 { "$" } else { "" };
+        s.push_str(&format!("Disallow: /{}{end}\n", pieces.join("*")));
+    }
+    // Enough different bytes (640 KB) to fill the lazy DFA's 2 MiB cache.
+    let urls = (0..320)
+        .map(|_| {
+            let letters: String = (0..64).map(|_| (b'a' + next(4) as u8) as char).collect();
+            long_url(&letters)
+        })
+        .collect();
+    v.push(Case {
+        name: "dfa-state-blowup",
+        body: s.into_bytes(),
+        urls,
     });
     v
 }

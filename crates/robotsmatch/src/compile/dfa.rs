@@ -157,11 +157,19 @@ pub(crate) struct Lazy {
 /// Builds the lazy DFA of `nfa`; `None` if it cannot be built.
 pub(crate) fn build_lazy(nfa: NFA, config: &CompileConfig) -> Option<Lazy> {
     let nfa_memory = nfa.memory_usage();
+    // PERF: the lazy DFA gives up (and the cold tier's direct scan decides, see
+    // `Matcher::decide_hot`) the first time its cache fills before it has walked 1,000 bytes
+    // per state it holds (`CompileConfig`'s defaults). regex-automata's defaults (3 clears, 10 bytes per state) suit a
+    // fallback that is slow per byte; ours is not. 64 rules of short pieces over six letters
+    // multiply the states: against 4 KB URLs of those letters, the lazy DFA built a state
+    // every 10 bytes or so and never gave up (680 µs per URL); the direct scan takes 2.4 µs.
+    // A file that fills the 2 MiB cache that fast thrashes anyway (real files' caches stay
+    // far below it, see the README's "Bounds on real files").
     let base = hybrid::dfa::Config::new()
         .match_kind(MatchKind::All)
         .starts_for_each_pattern(false)
-        .minimum_cache_clear_count(Some(3))
-        .minimum_bytes_per_state(Some(10));
+        .minimum_cache_clear_count(Some(config.lazy_min_clears))
+        .minimum_bytes_per_state(Some(config.lazy_min_bytes_per_state));
     // The cache must hold at least a few states of this NFA; grow it if the configured
     // capacity is below that minimum rather than fail.
     let capacity = match base.get_minimum_cache_capacity(&nfa) {
@@ -199,7 +207,8 @@ impl Lazy {
     }
 
     /// Walks `path` and folds the entries of the patterns at every match state. `Err` when
-    /// the cache thrashed (the caller decides the input another way).
+    /// the cache thrashed (the caller decides the input another way); after that, `Err` at
+    /// once on every path with this cache.
     #[inline]
     pub(crate) fn fold(
         &self,
@@ -208,13 +217,34 @@ impl Lazy {
         path: &[u8],
         best: &mut [u64; 2],
     ) -> Result<(), ()> {
-        let dfa = &self.dfa;
-        let config = start::Config::new().anchored(Anchored::Yes);
         if lazy.owner != self.id {
             // Made for another DFA: its states mean nothing here (and the unchecked walk
             // below relies on states of this DFA).
             *lazy = self.create_cache();
         }
+        if lazy.gave_up {
+            return Err(());
+        }
+        let walked = self.walk(lazy, entries, path, best);
+        if walked.is_err() {
+            // A cache that thrashed once is full of states that served few bytes: it would
+            // give up again at the next state it lacks, after walking the path that far.
+            lazy.gave_up = true;
+        }
+        walked
+    }
+
+    /// [`Lazy::fold`] with a cache made for this DFA that has not given up.
+    #[inline(always)]
+    fn walk(
+        &self,
+        lazy: &mut LazyCache,
+        entries: &[(u64, u8)],
+        path: &[u8],
+        best: &mut [u64; 2],
+    ) -> Result<(), ()> {
+        let dfa = &self.dfa;
+        let config = start::Config::new().anchored(Anchored::Yes);
         if lazy.accel.mode == Mode::Trial {
             lazy.accel.count_trial_walk();
         }
@@ -451,6 +481,8 @@ pub(crate) struct LazyCache {
     /// The `Lazy::id` of the DFA it was made for.
     owner: u64,
     accel: Accel,
+    /// The DFA gave up once with this cache: every later path is left to the caller.
+    gave_up: bool,
 }
 
 impl LazyCache {
@@ -460,6 +492,7 @@ impl LazyCache {
             cache: dfa.create_cache(),
             owner,
             accel: Accel::default(),
+            gave_up: false,
         }
     }
 
@@ -862,6 +895,10 @@ mod tests {
         let mut config = CompileConfig::default();
         if let Some(c) = capacity {
             config.cache_capacity = c;
+            // Small caches are there to be cleared often, with states learnt and forgotten:
+            // regex-automata's own give-up thresholds (3 clears, 10 bytes per state) let them.
+            config.lazy_min_clears = 3;
+            config.lazy_min_bytes_per_state = 10;
         }
         let nfa = build_nfa(&simples, &config).expect("nfa");
         let entries = (0..patterns.len()).map(|i| (i as u64 + 1, 1)).collect();

@@ -21,12 +21,12 @@
 //! | engine | module | serves |
 //! |---|---|---|
 //! | [`Engine::Trivial`] | — | no pattern needs matching (no rules, or only `*` / empty ones) |
-//! | [`Engine::Direct`] | [`pattern`] | the cold tier; the only tier for at most 8 patterns |
+//! | [`Engine::Direct`] | [`pattern`] | the cold tier; the only tier for at most 8 patterns; an input on which the lazy DFA gave up (its cache filled before serving 1,000 bytes per state), and every later one with that cache |
 //! | [`Engine::Tree`] | [`tree`], [`columns`] | the hot tier for most files: a radix tree of the literal prefixes, and the pieces of wildcard patterns searched where the walk activates them |
 //! | [`Engine::Dense`] | [`dfa`] | only when forced: ONE dense DFA of every pattern |
 //! | [`Engine::Lazy`] | [`dfa`] | the hot tier for small files (at most 128 patterns) with 5 to 64 wildcard patterns: ONE lazy DFA of every pattern, one pass over the path |
 //! | [`Engine::Split`] | [`literal`], [`exact`], [`dfa`], [`filtered`] | only when forced: literal prefixes in an anchored Aho-Corasick automaton, literal `$` patterns in a hash map, wildcards in a dense or lazy DFA (or, past 32, behind a literal prefilter) |
-//! | [`Engine::Reference`] | [`crate::reference`] | an input on which the lazy DFA gave up, or rules whose automaton is over its size limit |
+//! | [`Engine::Reference`] | [`crate::reference`] | rules whose automaton is over its size limit, or when forced |
 //!
 //! The regex-automata engines were the hot tier until the tree replaced them: on the real
 //! corpus the tree builds 9x faster than the dense DFAs and 3x faster than the split layout and
@@ -55,11 +55,14 @@ pub enum Engine {
     /// No pattern needs matching (no rules, or only rules that match every path or none).
     Trivial,
     /// The cold tier: the patterns checked one by one from their compact form (no automaton).
-    /// For at most 8 patterns it is the only tier.
+    /// For at most 8 patterns it is the only tier. It also decides where the lazy DFA gave up
+    /// (its cache thrashed).
     Direct,
     /// A fully built dense DFA of every pattern.
     Dense,
-    /// The lazy DFA of every pattern (states built on demand into a per-thread cache).
+    /// The lazy DFA of every pattern (states built on demand into a per-thread cache). It gives
+    /// up when its cache fills before it has walked 1,000 bytes per state it holds, and then
+    /// leaves that URL and every later one with that cache to [`Engine::Direct`].
     Lazy,
     /// A radix tree of the literal prefixes, walked once; the pieces of wildcard patterns
     /// searched where the walk activates them, while they can still change the verdict.
@@ -67,7 +70,7 @@ pub enum Engine {
     /// Literal prefixes in an anchored Aho-Corasick automaton, literal `$` patterns in a hash
     /// map, and the wildcard patterns (if any) in a dense or lazy DFA or behind a prefilter.
     Split,
-    /// The reference matcher (the lazy DFA gave up on this URL, or could not be built).
+    /// The reference matcher (the rules' automaton could not be built, or it was asked for).
     Reference,
 }
 
@@ -134,6 +137,10 @@ pub(crate) struct CompileConfig {
     pub(crate) dense_max_wildcards: usize,
     pub(crate) cache_capacity: usize,
     pub(crate) lazy_max_wildcards: usize,
+    /// When the lazy DFA gives up (see `dfa::build_lazy`): at a cache clear once it has been
+    /// cleared this often, if it walked fewer bytes than this per state it holds.
+    pub(crate) lazy_min_clears: usize,
+    pub(crate) lazy_min_bytes_per_state: usize,
 }
 
 impl Default for CompileConfig {
@@ -146,6 +153,8 @@ impl Default for CompileConfig {
             dense_max_wildcards: 4,
             cache_capacity: 2 << 20,
             lazy_max_wildcards: 32,
+            lazy_min_clears: 0,
+            lazy_min_bytes_per_state: 1000,
         }
     }
 }
