@@ -159,12 +159,12 @@ pub(crate) fn build_lazy(nfa: NFA, config: &CompileConfig) -> Option<Lazy> {
     let nfa_memory = nfa.memory_usage();
     // PERF: the lazy DFA gives up (and the cold tier's direct scan decides, see
     // `Matcher::decide_hot`) the first time its cache fills before it has walked 1,000 bytes
-    // per state it holds (`CompileConfig`'s defaults). regex-automata's defaults (3 clears, 10 bytes per state) suit a
-    // fallback that is slow per byte; ours is not. 64 rules of short pieces over six letters
-    // multiply the states: against 4 KB URLs of those letters, the lazy DFA built a state
-    // every 10 bytes or so and never gave up (680 µs per URL); the direct scan takes 2.4 µs.
-    // A file that fills the 2 MiB cache that fast thrashes anyway (real files' caches stay
-    // far below it, see the README's "Bounds on real files").
+    // per state it holds (`CompileConfig`'s defaults). regex-automata's defaults (3 clears, 10
+    // bytes per state) suit a fallback that is slow per byte; ours is not. 64 rules of short
+    // pieces over six letters multiply the states: against 4 KB URLs of those letters, the
+    // lazy DFA built a state every 10 bytes or so and never gave up (680 µs per URL); the
+    // direct scan takes 2.4 µs. A file that fills the 2 MiB cache that fast thrashes anyway
+    // (no URL of the 1 GB real log gives up).
     let base = hybrid::dfa::Config::new()
         .match_kind(MatchKind::All)
         .starts_for_each_pattern(false)
