@@ -116,7 +116,9 @@ fn derived_urls(host: &str, robots: &Robots, max: usize) -> Vec<Vec<u8>> {
 
 /// The groups Google's library chooses for `agent` (a name of letters only): those whose
 /// `user-agent` values, cut to their leading letters, `-` and `_`, equal it; else the `*` groups.
-fn google_groups(robots: &Robots, agent: &str) -> Vec<usize> {
+/// The groups Google's library applies to `agent`: it cuts each `user-agent` name at the first
+/// byte that is not a letter, `-` or `_` (also used by `generated.rs`).
+pub(crate) fn google_groups(robots: &Robots, agent: &str) -> Vec<usize> {
     let groups = robots.groups();
     let named: Vec<usize> = (0..groups.len())
         .filter(|&i| {

@@ -15,6 +15,7 @@
 use robotsmatch::canon::canonical_path;
 use robotsmatch::{Matcher, MatcherBuilder, Robots, Tier};
 
+use crate::corpus::google_groups;
 use crate::oracle::Oracle;
 
 /// Files generated (each decided for every agent of [`AGENTS`] on [`URLS_PER_FILE`] URLs);
@@ -281,26 +282,6 @@ fn url(rng: &mut Rng, patterns: &[String]) -> Vec<u8> {
         u.push_str(rng.pick(&["", "top", "a/b", "x?y"]));
     }
     u.into_bytes()
-}
-
-/// The groups Google's library applies to `agent` (see `corpus.rs`: it cuts each name at the
-/// first byte that is not a letter, `-` or `_`).
-fn google_groups(robots: &Robots, agent: &str) -> Vec<usize> {
-    let groups = robots.groups();
-    let named: Vec<usize> = (0..groups.len())
-        .filter(|&i| {
-            groups[i]
-                .agents()
-                .iter()
-                .any(|a| !a.is_wildcard() && a.google_token().eq_ignore_ascii_case(agent))
-        })
-        .collect();
-    if !named.is_empty() {
-        return named;
-    }
-    (0..groups.len())
-        .filter(|&i| groups[i].is_wildcard())
-        .collect()
 }
 
 #[test]

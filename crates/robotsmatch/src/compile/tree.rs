@@ -1770,9 +1770,7 @@ impl Tree {
             // 81.3 ns per URL, e-largest 80.1 -> 77.9 and 81.9 -> 79.9, d-wildcards 163.8 ->
             // 165.2 and 163.4 -> 165.3, a-tiny and b-shop within 0.5 (their prefix table has
             // no walk).
-            if n.keys != 0 || n.rest != 0 {
-                self.mark(n, path, pos, best, active, n_active);
-            }
+            self.mark(n, path, pos, best, active, n_active);
             let Some(&b) = path.get(pos) else {
                 break;
             };
