@@ -19,7 +19,9 @@
 //! a rule's first byte that needs care and its first `*` in one pass (building a matcher).
 //!
 //! [`BucketScan`] finds the pieces of wildcard patterns in a path, and [`PrefixTable`] which
-//! of a set of strings start it, both with AVX-512 where the processor has it.
+//! of a set of strings start it, both with AVX-512 where the processor has it; the bucket scan
+//! also with AVX2 (a function per set of instructions; the tree calls the one it was built
+//! for).
 //!
 //! This is the crate's only `unsafe` code: SIMD loads and intrinsics, calls of the AVX2
 //! functions after the detection, and a prefetch hint ([`prefetch`]), each block with its
@@ -1402,11 +1404,39 @@ struct BucketTables {
 /// candidate. The tables look bytes up by their low 7 bits, so a byte `>= 0x80` of a path may
 /// make a false candidate (the comparison rejects it), never hide a true one: pieces whose
 /// looked-up bytes are not all ASCII are not taken.
+///
+/// Where the processor has AVX2 but not AVX-512, the same scan runs 32 bytes at a time with
+/// nibble tables instead ([`BucketScan::scan_avx2`], Teddy's lookup: a byte's bucket bits are
+/// those of its low nibble's entry and its high nibble's). Each bucket holds one piece, so that
+/// is exact per byte, bytes `>= 0x80` included.
 #[derive(Clone, Debug)]
 pub(crate) struct BucketScan {
+    /// The AVX-512 tables, one per set (empty where the scan is AVX2's).
     sets: Box<[BucketTables]>,
+    /// The AVX2 tables, one per set (empty where the scan is AVX-512's).
+    nibbles: Box<[NibbleTables]>,
     /// Per bucket: where in its piece the three bytes looked up start ([`gram_start`]).
     gram_starts: [u8; BUCKET_PIECES],
+}
+
+/// The tables of one set of 8 buckets for [`BucketScan::scan_avx2`]: bit `j` of `lo[k][l]`
+/// is set when the piece of bucket `j` has a byte whose low nibble is `l` at offset `k` from
+/// its [`gram_start`], or ends before it; `hi[k][h]` the same for the high nibble. Each table
+/// is 16 bytes written twice, once per 128-bit lane of a `vpshufb`.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct NibbleTables {
+    lo: [[u8; 32]; 3],
+    hi: [[u8; 32]; 3],
+}
+
+/// Which instructions a [`BucketScan`] runs with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BucketIsa {
+    /// AVX-512 F, BW and VBMI, GFNI, POPCNT: [`BucketScan::scan`].
+    Avx512,
+    /// AVX2, BMI1, POPCNT: [`BucketScan::scan_avx2`].
+    Avx2,
 }
 
 /// Where in `piece` (one of `pieces`) the three bytes that a [`BucketScan`] looks up start:
@@ -1478,11 +1508,19 @@ impl<const S: usize> BucketHits<S> {
 }
 
 impl BucketScan {
-    /// The scan of `pieces` (bucket `i` for `pieces[i]`), where the processor has the features
-    /// of [`BucketScan::scan`] (AVX-512 F, BW and VBMI, GFNI, POPCNT); `None` without them, for
-    /// more than [`BUCKET_PIECES`] pieces, an empty piece, or a piece whose three bytes at
-    /// [`gram_start`] are not all ASCII.
+    /// The scan of `pieces` (bucket `i` for `pieces[i]`), for the best instructions the
+    /// processor has ([`bucket_isa`]: those of [`BucketScan::scan`], AVX-512 F, BW and VBMI,
+    /// GFNI, POPCNT, else those of [`BucketScan::scan_avx2`]); `None` without either, for more
+    /// than [`BUCKET_PIECES`] pieces, an empty piece, or a piece whose three bytes at
+    /// [`gram_start`] are not all ASCII (the AVX-512 tables look bytes up by their low 7 bits;
+    /// both sets of instructions take the same pieces, so that a tree is the same on both).
     pub(crate) fn build(pieces: &[&[u8]]) -> Option<BucketScan> {
+        BucketScan::build_for(pieces, bucket_isa()?)
+    }
+
+    /// [`BucketScan::build`] for the instructions `isa` (which the caller has checked that the
+    /// processor has, with [`has_bucket_avx512`] or [`has_bucket_avx2`]).
+    pub(crate) fn build_for(pieces: &[&[u8]], isa: BucketIsa) -> Option<BucketScan> {
         if pieces.len() > BUCKET_PIECES || pieces.iter().any(|p| p.is_empty()) {
             return None;
         }
@@ -1492,23 +1530,58 @@ impl BucketScan {
             .iter()
             .zip(&starts)
             .any(|(p, &k)| p[usize::from(k)..].iter().take(3).any(|&b| b >= 0x80))
-            || !has_bucket_features()
         {
             return None;
         }
-        let mut sets = vec![
-            BucketTables {
-                offsets: [[0; 128]; 3]
-            };
-            pieces.len().div_ceil(8)
-        ];
+        let count = pieces.len().div_ceil(8);
+        let (mut sets, mut nibbles) = (Vec::new(), Vec::new());
+        match isa {
+            BucketIsa::Avx512 => {
+                sets = vec![
+                    BucketTables {
+                        offsets: [[0; 128]; 3]
+                    };
+                    count
+                ]
+            }
+            BucketIsa::Avx2 => {
+                nibbles = vec![
+                    NibbleTables {
+                        lo: [[0; 32]; 3],
+                        hi: [[0; 32]; 3]
+                    };
+                    count
+                ]
+            }
+        }
         for (i, p) in pieces.iter().enumerate() {
-            let (set, bit) = (&mut sets[i / 8], 1u8 << (i % 8));
+            let bit = 1u8 << (i % 8);
             let gram = &p[usize::from(starts[i])..];
-            for (k, table) in set.offsets.iter_mut().enumerate() {
-                match gram.get(k) {
-                    Some(&b) => table[usize::from(b)] |= bit,
-                    None => table.iter_mut().for_each(|t| *t |= bit),
+            for k in 0..3 {
+                if let Some(set) = sets.get_mut(i / 8) {
+                    let table = &mut set.offsets[k];
+                    match gram.get(k) {
+                        Some(&b) => table[usize::from(b)] |= bit,
+                        None => table.iter_mut().for_each(|t| *t |= bit),
+                    }
+                }
+                if let Some(set) = nibbles.get_mut(i / 8) {
+                    for lane in [0, 16] {
+                        match gram.get(k) {
+                            Some(&b) => {
+                                set.lo[k][lane + usize::from(b & 15)] |= bit;
+                                set.hi[k][lane + usize::from(b >> 4)] |= bit;
+                            }
+                            None => {
+                                set.lo[k][lane..lane + 16]
+                                    .iter_mut()
+                                    .for_each(|t| *t |= bit);
+                                set.hi[k][lane..lane + 16]
+                                    .iter_mut()
+                                    .for_each(|t| *t |= bit);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -1516,20 +1589,31 @@ impl BucketScan {
         gram_starts[..starts.len()].copy_from_slice(&starts);
         Some(BucketScan {
             sets: sets.into(),
+            nibbles: nibbles.into(),
             gram_starts,
         })
     }
 
     /// Heap bytes held.
     pub(crate) fn memory_usage(&self) -> usize {
-        std::mem::size_of_val(&*self.sets)
+        std::mem::size_of_val(&*self.sets) + std::mem::size_of_val(&*self.nibbles)
+    }
+
+    /// The instructions this scan runs with.
+    #[inline]
+    pub(crate) fn isa(&self) -> BucketIsa {
+        if self.nibbles.is_empty() {
+            BucketIsa::Avx512
+        } else {
+            BucketIsa::Avx2
+        }
     }
 
     /// True when the scan has at most [`FEW_SETS`] sets of 8 buckets, so that its hits fit
     /// the room of a scan of few pieces (`scan::<FEW_SETS>`); else they need
     /// `scan::<BUCKET_SETS>`.
     pub(crate) fn has_few_sets(&self) -> bool {
-        self.sets.len() <= FEW_SETS
+        self.sets.len().max(self.nibbles.len()) <= FEW_SETS
     }
 }
 
@@ -1657,16 +1741,249 @@ impl BucketScan {
     }
 }
 
+/// Per set and block of 32 positions of a path, per position, the buckets with a candidate
+/// there: what [`BucketScan::scan_avx2`] writes.
+#[cfg(target_arch = "x86_64")]
+pub(crate) type Blocks2<const S: usize> = [[core::arch::x86_64::__m256i; 4]; S];
+
+/// The result of a [`BucketScan::scan_avx2`] of one path, with room for `S` sets of buckets.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct BucketHits2<'a, const S: usize> {
+    /// The blocks written (see [`Blocks2`]): block `b` starts at position `starts[b]` (zero
+    /// past the last block).
+    blocks: &'a Blocks2<S>,
+    /// Where each block starts in the path: the last one moved back to end at the path's end,
+    /// overlapping the one before, which gives the same bits for the positions both hold.
+    starts: [u8; 4],
+    /// The length of the path scanned.
+    len: usize,
+    /// Bit `i % 64` of word `i / 64` when bucket `i` has a candidate in the path.
+    present: [u64; 2],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const S: usize> BucketHits2<'_, S> {
+    /// Room for the blocks of a scan (zeros: the blocks a short path leaves are read as no
+    /// candidate).
+    #[inline]
+    pub(crate) fn blocks() -> Blocks2<S> {
+        // SAFETY: `__m256i` is 32 bytes of integer lanes, for which every bit pattern, all
+        // zeros included, is a valid value; so is an array of them.
+        unsafe { core::mem::zeroed::<Blocks2<S>>() }
+    }
+
+    /// As [`BucketHits::present`].
+    #[inline]
+    pub(crate) fn present(&self) -> [u64; 2] {
+        self.present
+    }
+}
+
+/// `v`'s 32 bytes moved down by `K` places (`K` < 16), zeros moving in at the top: bytes
+/// `K..32` of `v` are bytes `0..32 - K` of the result.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn shift_down32<const K: i32>(v: core::arch::x86_64::__m256i) -> core::arch::x86_64::__m256i {
+    use core::arch::x86_64::{_mm256_alignr_epi8, _mm256_permute2x128_si256};
+    // The high lane moved to the low one, zeros above: what each lane's shift takes in.
+    let above = _mm256_permute2x128_si256::<0x81>(v, v);
+    _mm256_alignr_epi8::<K>(above, v)
+}
+
+#[cfg(target_arch = "x86_64")]
+impl BucketScan {
+    /// [`BucketScan::scan`] with AVX2, for a scan built for it ([`BucketIsa::Avx2`]): per
+    /// block of 32 positions, the bytes at offsets 0, 1 and 2, split into nibbles, each looked
+    /// up in a set's two tables (`vpshufb`), and the six lookups' `and`. A path of at least 32
+    /// bytes is read in place (the last block moved back to end at its end, its bytes at
+    /// offsets 1 and 2 shifted in from the block itself, zeros past the path); a shorter one
+    /// is copied into 32 zeroed bytes first.
+    ///
+    /// The blocks are written in `blocks`, which the hits borrow (zeros, or a scan's: every
+    /// block that this path does not fill must be zero).
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,popcnt")]
+    pub(crate) fn scan_avx2<'a, const S: usize>(
+        &self,
+        path: &[u8],
+        blocks: &'a mut Blocks2<S>,
+    ) -> BucketHits2<'a, S> {
+        use core::arch::x86_64::{
+            __m256i, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_extracti128_si256,
+            _mm256_load_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi8,
+            _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+            _mm_cvtsi128_si32, _mm_or_si128, _mm_srli_si128,
+        };
+        let n = path.len();
+        assert!(n <= BUCKET_WINDOW && self.nibbles.len() <= S);
+        let low4 = _mm256_set1_epi8(0x0F);
+        let index = _mm256_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        );
+        let mut starts = [0u8; 4];
+        let mut present = [0u64; 2];
+        let mut any = [_mm256_setzero_si256(); S];
+        // A path shorter than a block is scanned in a copy padded with zeros.
+        let mut buf = [0u8; 32];
+        let src: &[u8] = if n >= 32 {
+            path
+        } else {
+            buf[..n].copy_from_slice(path);
+            &buf
+        };
+        let len = src.len();
+        let load = |at: usize| {
+            assert!(at + 32 <= len);
+            // SAFETY: AVX is enabled (this function's target features), and the assertion
+            // keeps the unaligned 32-byte load inside `src`.
+            unsafe { _mm256_loadu_si256(src.as_ptr().add(at).cast::<__m256i>()) }
+        };
+        for b in 0..len.div_ceil(32) {
+            // The last block moved back to end at the end (`len >= 32`).
+            let at = (32 * b).min(len - 32);
+            starts[b] = at as u8;
+            let x0 = load(at);
+            let x = if at + 34 <= len {
+                [x0, load(at + 1), load(at + 2)]
+            } else {
+                [x0, shift_down32::<1>(x0), shift_down32::<2>(x0)]
+            };
+            // The positions of the block that are in the path.
+            let valid =
+                _mm256_cmpgt_epi8(_mm256_set1_epi8(n.saturating_sub(at).min(32) as i8), index);
+            let lo = x.map(|v| _mm256_and_si256(v, low4));
+            let hi = x.map(|v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), low4));
+            for (s, t) in self.nibbles.iter().enumerate() {
+                let mut v = valid;
+                for k in 0..3 {
+                    // SAFETY: `NibbleTables` is 32-byte aligned, and each table is 32 bytes at
+                    // an offset that is a multiple of 32: aligned loads inside it.
+                    let (tl, th) = unsafe {
+                        (
+                            _mm256_load_si256(t.lo[k].as_ptr().cast::<__m256i>()),
+                            _mm256_load_si256(t.hi[k].as_ptr().cast::<__m256i>()),
+                        )
+                    };
+                    v = _mm256_and_si256(
+                        v,
+                        _mm256_and_si256(
+                            _mm256_shuffle_epi8(tl, lo[k]),
+                            _mm256_shuffle_epi8(th, hi[k]),
+                        ),
+                    );
+                }
+                blocks[s][b] = v;
+                any[s] = _mm256_or_si256(any[s], v);
+            }
+        }
+        for (s, v) in any.iter().enumerate().take(self.nibbles.len()) {
+            // The `or` of the 32 bytes: the buckets with a candidate anywhere.
+            let x = _mm_or_si128(
+                core::arch::x86_64::_mm256_castsi256_si128(*v),
+                _mm256_extracti128_si256::<1>(*v),
+            );
+            let x = _mm_or_si128(x, _mm_srli_si128::<8>(x));
+            let x = _mm_or_si128(x, _mm_srli_si128::<4>(x));
+            let x = _mm_or_si128(x, _mm_srli_si128::<2>(x));
+            let x = _mm_or_si128(x, _mm_srli_si128::<1>(x));
+            present[s / 8] |= u64::from(_mm_cvtsi128_si32(x) as u8) << (8 * (s % 8));
+        }
+        BucketHits2 {
+            blocks,
+            starts,
+            len: n,
+            present,
+        }
+    }
+
+    /// [`BucketScan::first`] for the hits of [`BucketScan::scan_avx2`]: the candidates of the
+    /// bucket in every block, then a comparison of the piece at each, left to right.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,popcnt")]
+    pub(crate) fn first_avx2<const S: usize>(
+        &self,
+        hits: &BucketHits2<'_, S>,
+        bucket: usize,
+        piece: &[u8],
+        path: &[u8],
+        from: usize,
+    ) -> Option<usize> {
+        use core::arch::x86_64::{
+            _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_set1_epi8,
+        };
+        let n = path.len();
+        assert!(hits.len == n && bucket < self.nibbles.len() * 8);
+        let skip = usize::from(self.gram_starts[bucket]);
+        let lowest = from + skip;
+        if lowest >= n {
+            return None;
+        }
+        let bit = _mm256_set1_epi8((1u8 << (bucket % 8)) as i8);
+        let set = &hits.blocks[bucket / 8];
+        let mut m = 0u128;
+        for (v, &at) in set.iter().zip(&hits.starts) {
+            let found = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(*v, bit), bit));
+            m |= u128::from(found as u32) << at;
+        }
+        // Positions from `lowest` and inside the path (`n >= 1` here).
+        m &= (u128::MAX << lowest) & (u128::MAX >> (128 - n));
+        let len = piece.len();
+        while m != 0 {
+            let i = m.trailing_zeros() as usize - skip;
+            if n - i >= len && same(&path[i..i + len], piece) {
+                return Some(i);
+            }
+            m &= m - 1;
+        }
+        None
+    }
+}
+
+/// The instructions a [`BucketScan`] built now runs with: AVX-512's where the processor has
+/// them, else AVX2's, else none (the tree searches without buckets).
+#[inline]
+pub(crate) fn bucket_isa() -> Option<BucketIsa> {
+    if has_bucket_avx512() {
+        Some(BucketIsa::Avx512)
+    } else if has_bucket_avx2() {
+        Some(BucketIsa::Avx2)
+    } else {
+        None
+    }
+}
+
+/// True when the processor can run some [`BucketScan`] ([`bucket_isa`]).
+#[inline]
+pub(crate) fn has_bucket_features() -> bool {
+    bucket_isa().is_some()
+}
+
 /// True when the processor has what [`BucketScan::scan`] needs (detected once, then cached by
 /// std).
 #[inline]
-pub(crate) fn has_bucket_features() -> bool {
+pub(crate) fn has_bucket_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vbmi")
             && std::arch::is_x86_feature_detected!("gfni")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// True when the processor has what [`BucketScan::scan_avx2`] needs (detected once, then
+/// cached by std).
+#[inline]
+pub(crate) fn has_bucket_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -1874,7 +2191,7 @@ impl PrefixTable {
 #[inline]
 pub(crate) fn has_table_features() -> bool {
     // The features of `BucketScan::scan` too: the tree inlines both in one function.
-    has_bucket_features()
+    has_bucket_avx512()
 }
 
 #[cfg(test)]
@@ -2515,9 +2832,10 @@ mod tests {
 
     /// Every bucket's search against `find`, for pieces of one to five bytes from a small
     /// alphabet (so that they occur, overlap and share buckets' bytes), in paths of every
-    /// length up to the window, from every position; bytes `>= 0x80` in paths alias ASCII ones
-    /// in the tables and must not be found. Where the processor lacks the features, `build`
-    /// must say so by returning `None` (and the tree then searches without buckets).
+    /// length up to the window, from every position, with each set of instructions the
+    /// processor has; bytes `>= 0x80` in paths alias ASCII ones in the AVX-512 tables and must
+    /// not be found. Where the processor has neither, `build` must say so by returning `None`
+    /// (and the tree then searches without buckets).
     #[test]
     fn bucket_scan_finds_what_find_finds() {
         let alphabet = b"ab/?\xE1";
@@ -2528,8 +2846,15 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
+        let isas: Vec<BucketIsa> = [
+            has_bucket_avx512().then_some(BucketIsa::Avx512),
+            has_bucket_avx2().then_some(BucketIsa::Avx2),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         let (mut scans, mut wide) = (0, 0);
-        for round in 0..300 {
+        for round in 0..600 {
             let count = 1 + (next() % BUCKET_PIECES as u64) as usize;
             let pieces: Vec<Vec<u8>> = (0..count)
                 .map(|_| {
@@ -2538,50 +2863,73 @@ mod tests {
                 })
                 .collect();
             let refs: Vec<&[u8]> = pieces.iter().map(|p| &p[..]).collect();
-            let Some(scan) = BucketScan::build(&refs) else {
+            let Some(_) = BucketScan::build(&refs) else {
                 assert!(!has_bucket_features(), "build refused ASCII pieces");
                 return;
             };
             let len = round % (BUCKET_WINDOW + 1);
-            // `\xE1` is `a` in the tables' low 7 bits: a false candidate, never a hit.
+            // `\xE1` is `a` in the AVX-512 tables' low 7 bits: a false candidate, never a hit.
             let path: Vec<u8> = (0..len)
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
             #[cfg(target_arch = "x86_64")]
-            {
-                // SAFETY: `build` returned a scan, so the processor has its features.
-                let hits = unsafe { scan.scan::<BUCKET_SETS>(&path) };
-                // The hits of a scan of few sets, with room for those only, are the same.
-                // SAFETY: as above.
-                let few = scan
-                    .has_few_sets()
-                    .then(|| unsafe { scan.scan::<FEW_SETS>(&path) });
-                scans += 1;
-                wide += usize::from(pieces.len() > 64);
-                if let Some(few) = &few {
-                    assert_eq!(few.present(), hits.present(), "{pieces:?} in {path:?}");
-                }
-                for (b, piece) in pieces.iter().enumerate() {
-                    let occurs = find(&path, piece).is_some();
-                    assert!(
-                        !occurs || hits.present()[b / 64] & (1 << (b % 64)) != 0,
-                        "bucket {b} ({piece:?}) not present in {path:?}"
-                    );
-                    for from in 0..=len + 1 {
-                        let want = path
-                            .get(from..)
-                            .and_then(|h| find(h, piece))
-                            .map(|i| from + i);
-                        // SAFETY: as above.
-                        let got = unsafe { scan.first(&hits, b, piece, &path, from) };
-                        assert_eq!(got, want, "piece {piece:?} in {path:?} from {from}");
-                        if let Some(few) = &few {
-                            // SAFETY: as above.
-                            let got = unsafe { scan.first(few, b, piece, &path, from) };
-                            assert_eq!(got, want, "piece {piece:?} in {path:?} from {from}");
+            for &isa in &isas {
+                let scan = BucketScan::build_for(&refs, isa).expect("ASCII pieces");
+                assert_eq!(scan.isa(), isa);
+                // Per scan (all sets, then few where they fit): what it says is present, and
+                // its search for bucket `b` from `from`.
+                type Search<'a> = Box<dyn Fn(usize, &[u8], usize) -> Option<usize> + 'a>;
+                // Room for the AVX2 scans' blocks, which their hits borrow.
+                let mut room_all = BucketHits2::<BUCKET_SETS>::blocks();
+                let mut room_few = BucketHits2::<FEW_SETS>::blocks();
+                let mut runs: Vec<([u64; 2], Search)> = Vec::new();
+                let few = scan.has_few_sets();
+                // SAFETY (every block below): `build_for` was given an `isa` that the
+                // processor has (`isas`), so it has the features of that scan's functions.
+                match isa {
+                    BucketIsa::Avx512 => {
+                        let all = unsafe { scan.scan::<BUCKET_SETS>(&path) };
+                        let (scan, path) = (&scan, &path);
+                        runs.push((
+                            all.present(),
+                            Box::new(move |b, p, from| unsafe {
+                                scan.first(&all, b, p, path, from)
+                            }),
+                        ));
+                        if few {
+                            let f = unsafe { scan.scan::<FEW_SETS>(path) };
+                            runs.push((
+                                f.present(),
+                                Box::new(move |b, p, from| unsafe {
+                                    scan.first(&f, b, p, path, from)
+                                }),
+                            ));
                         }
+                        check_runs(&runs, &pieces, path, len);
+                    }
+                    BucketIsa::Avx2 => {
+                        let all = unsafe { scan.scan_avx2::<BUCKET_SETS>(&path, &mut room_all) };
+                        let (scan, path) = (&scan, &path);
+                        runs.push((
+                            all.present(),
+                            Box::new(move |b, p, from| unsafe {
+                                scan.first_avx2(&all, b, p, path, from)
+                            }),
+                        ));
+                        if few {
+                            let f = unsafe { scan.scan_avx2::<FEW_SETS>(path, &mut room_few) };
+                            runs.push((
+                                f.present(),
+                                Box::new(move |b, p, from| unsafe {
+                                    scan.first_avx2(&f, b, p, path, from)
+                                }),
+                            ));
+                        }
+                        check_runs(&runs, &pieces, path, len);
                     }
                 }
+                scans += 1;
+                wide += usize::from(pieces.len() > 64);
             }
         }
         // Scans of more than 64 pieces (buckets in both words of `present`) were checked.
@@ -2589,6 +2937,38 @@ mod tests {
             scans > 0 && wide > 0,
             "{scans} scans, {wide} of more than 64 pieces"
         );
+    }
+
+    /// The checks of [`bucket_scan_finds_what_find_finds`] for one path's scans (`runs`: what
+    /// each says is present, and its search).
+    #[allow(clippy::type_complexity)]
+    fn check_runs(
+        runs: &[(
+            [u64; 2],
+            Box<dyn Fn(usize, &[u8], usize) -> Option<usize> + '_>,
+        )],
+        pieces: &[Vec<u8>],
+        path: &[u8],
+        len: usize,
+    ) {
+        for (present, search) in runs {
+            assert_eq!(*present, runs[0].0, "{pieces:?} in {path:?}");
+            for (b, piece) in pieces.iter().enumerate() {
+                let occurs = find(path, piece).is_some();
+                assert!(
+                    !occurs || present[b / 64] & (1 << (b % 64)) != 0,
+                    "bucket {b} ({piece:?}) not present in {path:?}"
+                );
+                for from in 0..=len + 1 {
+                    let want = path
+                        .get(from..)
+                        .and_then(|h| find(h, piece))
+                        .map(|i| from + i);
+                    let got = search(b, piece, from);
+                    assert_eq!(got, want, "piece {piece:?} in {path:?} from {from}");
+                }
+            }
+        }
     }
 
     /// [`gram_start`] with [`gram_holders`] picks the first three bytes of a piece that the

@@ -231,7 +231,7 @@ fn tree_wide_deep_and_crowded_piece_trees_agree_with_the_reference() {
 }
 
 /// The tree's bucket scan (few searched pieces, paths of at most 128 bytes, on processors with
-/// AVX-512 VBMI; elsewhere this checks the plain search): a piece tree deeper than the
+/// AVX-512 VBMI or AVX2; elsewhere this checks the plain search): a piece tree deeper than the
 /// recursion limit with one repeated piece, pieces that share first bytes, `$`-anchored
 /// leaves longer than a word, non-ASCII bytes, and paths on both sides of 64 and 128 bytes,
 /// each against the reference.
@@ -284,7 +284,7 @@ fn tree_bucketed_piece_trees_agree_with_the_reference() {
 }
 
 /// The tree's bucket scan of many pieces (up to 72, in up to 9 sets of 8 buckets; on
-/// processors with AVX-512 VBMI, elsewhere this checks the shared scan): piece tree nodes
+/// processors with AVX-512 VBMI or AVX2, elsewhere this checks the shared scan): piece tree nodes
 /// whose children's pieces fall in both words of the scan's bit sets (buckets below and from
 /// 64), paths on both sides of 64 and 128 bytes (longer ones are searched by the shared
 /// Aho-Corasick scan instead), each against the reference.

@@ -27,8 +27,8 @@
 //! children whose piece occurs are searched.
 //!
 //! Where every searched piece fits one [`BucketScan`] (3 to 72 pieces, their looked-up bytes
-//! ASCII) and the processor has AVX-512 VBMI, a path of at most 128 bytes is scanned once for
-//! all of them instead, without a dependent load per byte, and only the children whose bucket
+//! ASCII) and the processor has AVX-512 VBMI or AVX2, a path of at most 128 bytes is scanned
+//! once for all of them instead, without a dependent load per byte, and only the children whose bucket
 //! has a candidate are searched (see [`Tree::fold_bucketed`]). A tree whose scan has more than
 //! [`FEW_SETS`](crate::bytescan::FEW_SETS) sets of 8 buckets keeps the Aho-Corasick scan too,
 //! for longer paths; with fewer, longer paths search each piece on its own.
@@ -43,7 +43,7 @@ use std::collections::HashMap;
 
 use super::columns::Columns;
 use super::pattern::{key_priority, PatternSet, ALLOW, DISALLOW};
-use crate::bytescan::{load8, prefetch, same, BucketScan, PrefixSet, PrefixTable};
+use crate::bytescan::{load8, prefetch, same, BucketIsa, BucketScan, PrefixSet, PrefixTable};
 use crate::profile::Precedence;
 
 /// No index.
@@ -195,6 +195,13 @@ const NO_BUCKET: u8 = u8::MAX;
 
 /// A tree searches its pieces with a [`BucketScan`] only when it has at least this many.
 const BUCKET_MIN_PIECES: usize = 3;
+
+/// [`BUCKET_MIN_PIECES`] for a scan with AVX2 ([`BucketScan::scan_avx2`]): more than one set.
+// PERF: `speed`, pinned, 5 alternations, the fastest of each (the AMD Zen 3 machine, AVX2
+// only): against the search without buckets, d-wildcards' 67 pieces 285.4 -> 249.3 ns per
+// URL, b-shop's 23 (a tree with the scan, against the lazy DFA it got without) 148.5 ->
+// 143.5, but e-largest's 5 pieces 110.1 -> 113.6.
+const BUCKET_MIN_PIECES_AVX2: usize = 9;
 
 /// The first 3 bytes of `pieces`, each once, sorted; `None` when a piece is shorter.
 fn first_grams(pieces: &[&[u8]]) -> Option<Vec<[u8; 3]>> {
@@ -929,6 +936,98 @@ impl Table {
     }
 }
 
+/// The search of the piece trees after a [`BucketScan`]: [`Tree::bucket_kids`] and
+/// [`Tree::bucket_child`] for the scan's instructions (`$features`, the scan's search
+/// `$first`, hits of type `$hits`), written once for AVX-512 and AVX2 (each function's target
+/// features must be known where it is compiled, so the two are two sets of functions).
+macro_rules! bucket_search {
+    ($features:literal, $kids:ident, $child:ident, $hits:ident, $first:ident) => {
+        /// [`Tree::eval_kids`] for [`Tree::fold_bucketed`], `hits` the scan of `path`: the
+        /// children of rest node `node` whose piece may occur in the path, by bucket (rather than
+        /// by priority: each is pruned on its own), then those with no bucket.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        #[allow(clippy::too_many_arguments)]
+        fn $kids<const S: usize, const W: usize>(
+            &self,
+            scan: &BucketScan,
+            hits: &crate::bytescan::$hits<S>,
+            node: u32,
+            path: &[u8],
+            from: usize,
+            best: &mut [u64; 2],
+            depth: u32,
+        ) {
+            let bn = &self.bucket_nodes[node as usize];
+            let present = hits.present();
+            // PERF: the first word, then the second apart (for `W` = 2), rather than one loop over
+            // the words: d-wildcards 156 -> 163 ns per URL with the loop (`speed`, pinned).
+            let mut m = bn.mask[0] & present[0];
+            while m != 0 {
+                let bucket = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let k = (bn.mask[0] & ((1 << bucket) - 1)).count_ones() as usize;
+                self.$child::<S, W>(scan, hits, bn.kids[k], bucket, path, from, best, depth);
+            }
+            if W > 1 {
+                // The buckets of the second word, after the children of the first's.
+                let before = bn.mask[0].count_ones() as usize;
+                let mut m = bn.mask[1] & present[1];
+                while m != 0 {
+                    let bit = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let k = before + (bn.mask[1] & ((1 << bit) - 1)).count_ones() as usize;
+                    let bucket = 64 + bit;
+                    self.$child::<S, W>(scan, hits, bn.kids[k], bucket, path, from, best, depth);
+                }
+            }
+            for &c in &bn.plain {
+                // `$`-anchored leaves (of pieces longer than an `End`'s): only compared with the
+                // end of the path.
+                self.offer_anchored(&self.rest[c as usize], path, from, best);
+            }
+        }
+
+        /// [`Tree::bucket_kids`] for child `c`, whose piece is bucket `bucket`'s and may occur.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        #[allow(clippy::too_many_arguments)]
+        #[inline]
+        fn $child<const S: usize, const W: usize>(
+            &self,
+            scan: &BucketScan,
+            hits: &crate::bytescan::$hits<S>,
+            c: u32,
+            bucket: usize,
+            path: &[u8],
+            from: usize,
+            best: &mut [u64; 2],
+            depth: u32,
+        ) {
+            let child = &self.rest[c as usize];
+            if u64::from(child.max_priority) < self.floor(best) {
+                return;
+            }
+            if !self.offer_anchored(child, path, from, best) {
+                return;
+            }
+            let piece = &self.pieces[child.piece as usize];
+            let Some(at) = scan.$first(hits, bucket, &piece.bytes, path, from) else {
+                return;
+            };
+            let Step::Descend(end) = self.offer_found(child, at, best) else {
+                return;
+            };
+            if depth >= MAX_RECURSION {
+                self.eval_deep(c, path, end, best, &mut Occurrences::new());
+                return;
+            }
+            self.fold_ends(child, path, end, best);
+            self.$kids::<S, W>(scan, hits, c, path, end, best, depth + 1);
+        }
+    };
+}
+
 /// The label of the edge into `n`.
 fn label(n: &Node, labels: &[u8]) -> Vec<u8> {
     let len = usize::from(n.label_len);
@@ -1450,7 +1549,11 @@ impl Tree {
             // with buckets, then); since the bucket search compares its candidates in one
             // masked comparison, the buckets are faster there too (e-largest 72.1 -> 69.7 ns;
             // over the corpus, `engines`, the tree 71.9 -> 69.8 ns per path).
-            let scan = (ids.len() >= BUCKET_MIN_PIECES)
+            let least = match crate::bytescan::bucket_isa() {
+                Some(BucketIsa::Avx2) => BUCKET_MIN_PIECES_AVX2,
+                _ => BUCKET_MIN_PIECES,
+            };
+            let scan = (ids.len() >= least)
                 .then(|| BucketScan::build(&bytes))
                 .flatten();
             if scan.is_some() {
@@ -1814,8 +1917,12 @@ impl Tree {
         #[cfg(target_arch = "x86_64")]
         if let Some(scan) = &self.buckets {
             if path.len() <= crate::bytescan::BUCKET_WINDOW {
+                if scan.isa() == BucketIsa::Avx2 {
+                    self.search_avx2(scan, active, path, best);
+                    return;
+                }
                 // SAFETY: `scan` exists only where the processor has the features of
-                // `fold_bucketed` (`BucketScan::build` detected them).
+                // `fold_bucketed` (`BucketScan::build` detected them: the scan is AVX-512's).
                 unsafe {
                     if scan.has_few_sets() {
                         self.fold_bucketed::<{ crate::bytescan::FEW_SETS }, 1>(
@@ -1882,89 +1989,84 @@ impl Tree {
         }
     }
 
-    /// [`Tree::eval_kids`] for [`Tree::fold_bucketed`], `hits` the scan of `path`: the
-    /// children of rest node `node` whose piece may occur in the path, by bucket (rather than
-    /// by priority: each is pruned on its own), then those with no bucket.
+    /// [`Tree::search`] with an AVX2 bucket scan, of a path that fits its window.
+    // PERF: a call of its own, out of line: with both sets' four calls in `search`, the tree's
+    // fold was no longer inlined into the matcher's decision, and c-literal, which never
+    // comes here, took 4 ns per URL more (`speed`, pinned).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
-    #[allow(clippy::too_many_arguments)]
-    fn bucket_kids<const S: usize, const W: usize>(
+    #[inline(never)]
+    fn search_avx2(
         &self,
         scan: &BucketScan,
-        hits: &crate::bytescan::BucketHits<S>,
-        node: u32,
+        active: &[(u32, u32)],
         path: &[u8],
-        from: usize,
         best: &mut [u64; 2],
-        depth: u32,
     ) {
-        let bn = &self.bucket_nodes[node as usize];
-        let present = hits.present();
-        // PERF: the first word, then the second apart (for `W` = 2), rather than one loop over
-        // the words: d-wildcards 156 -> 163 ns per URL with the loop (`speed`, pinned).
-        let mut m = bn.mask[0] & present[0];
-        while m != 0 {
-            let bucket = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let k = (bn.mask[0] & ((1 << bucket) - 1)).count_ones() as usize;
-            self.bucket_child::<S, W>(scan, hits, bn.kids[k], bucket, path, from, best, depth);
-        }
-        if W > 1 {
-            // The buckets of the second word, after the children of the first's.
-            let before = bn.mask[0].count_ones() as usize;
-            let mut m = bn.mask[1] & present[1];
-            while m != 0 {
-                let bit = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let k = before + (bn.mask[1] & ((1 << bit) - 1)).count_ones() as usize;
-                let bucket = 64 + bit;
-                self.bucket_child::<S, W>(scan, hits, bn.kids[k], bucket, path, from, best, depth);
+        // SAFETY: an AVX2 scan exists only where the processor has the features of
+        // `fold_bucketed_avx2` (`BucketScan::build` detected them).
+        unsafe {
+            if scan.has_few_sets() {
+                self.fold_bucketed_avx2::<{ crate::bytescan::FEW_SETS }, 1>(
+                    scan, active, path, best,
+                );
+            } else {
+                self.fold_bucketed_avx2::<{ crate::bytescan::BUCKET_SETS }, 2>(
+                    scan, active, path, best,
+                );
             }
-        }
-        for &c in &bn.plain {
-            // `$`-anchored leaves (of pieces longer than an `End`'s): only compared with the
-            // end of the path.
-            self.offer_anchored(&self.rest[c as usize], path, from, best);
         }
     }
 
-    /// [`Tree::bucket_kids`] for child `c`, whose piece is bucket `bucket`'s and may occur.
+    /// [`Tree::fold_bucketed`] with AVX2 ([`BucketScan::scan_avx2`]). The scan's blocks are
+    /// a local array that the hits borrow: with 16 vector registers they live in memory, and
+    /// hits that held them would be copied (d-wildcards' 9 sets: 1,152 bytes, twice per path).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,popcnt")]
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn bucket_child<const S: usize, const W: usize>(
+    #[target_feature(enable = "avx2,bmi1,popcnt")]
+    fn fold_bucketed_avx2<const S: usize, const W: usize>(
         &self,
         scan: &BucketScan,
-        hits: &crate::bytescan::BucketHits<S>,
-        c: u32,
-        bucket: usize,
+        active: &[(u32, u32)],
         path: &[u8],
-        from: usize,
         best: &mut [u64; 2],
-        depth: u32,
     ) {
-        let child = &self.rest[c as usize];
-        if u64::from(child.max_priority) < self.floor(best) {
-            return;
+        let mut blocks = crate::bytescan::BucketHits2::<S>::blocks();
+        // Taken by the scan, once.
+        let mut room = Some(&mut blocks);
+        let mut hits = None;
+        // Deeper activations first: their patterns have longer first pieces.
+        for &(root, depth) in active.iter().rev() {
+            let r = &self.rest[root as usize];
+            if u64::from(r.max_priority) < self.floor(best) {
+                continue;
+            }
+            self.fold_ends(r, path, depth as usize, best);
+            if r.children.is_empty() {
+                continue;
+            }
+            if let Some(room) = room.take() {
+                hits = Some(scan.scan_avx2::<S>(path, room));
+            }
+            if let Some(hits) = &hits {
+                self.bucket_kids_avx2::<S, W>(scan, hits, root, path, depth as usize, best, 0);
+            }
         }
-        if !self.offer_anchored(child, path, from, best) {
-            return;
-        }
-        let piece = &self.pieces[child.piece as usize];
-        let Some(at) = scan.first(hits, bucket, &piece.bytes, path, from) else {
-            return;
-        };
-        let Step::Descend(end) = self.offer_found(child, at, best) else {
-            return;
-        };
-        if depth >= MAX_RECURSION {
-            self.eval_deep(c, path, end, best, &mut Occurrences::new());
-            return;
-        }
-        self.fold_ends(child, path, end, best);
-        self.bucket_kids::<S, W>(scan, hits, c, path, end, best, depth + 1);
     }
+
+    bucket_search!(
+        "avx512f,avx512bw,avx512vbmi,gfni,popcnt",
+        bucket_kids,
+        bucket_child,
+        BucketHits,
+        first
+    );
+
+    bucket_search!(
+        "avx2,bmi1,popcnt",
+        bucket_kids_avx2,
+        bucket_child_avx2,
+        BucketHits2,
+        first_avx2
+    );
 
     /// What the walk does at node `n`, reached at depth `pos`: folds the keys of the literal
     /// patterns that end there (those with `$` when the path ends there too), and activates
@@ -2387,6 +2489,72 @@ mod tests {
         }
         if crate::bytescan::has_table_features() {
             assert!(tables > 100, "only {tables} sets had a table");
+        }
+    }
+
+    /// A tree with enough searched pieces scans them in buckets wherever the processor can
+    /// (with AVX-512, or else AVX2: [`BUCKET_MIN_PIECES_AVX2`]), and decides every path as the
+    /// set's own scan of its patterns: random sets of 9 to 72 wildcard patterns over a small
+    /// alphabet, paths on both sides of the scan's window and of its 32-byte blocks.
+    #[test]
+    fn a_tree_of_many_pieces_scans_them_in_buckets() {
+        let parts = ["/", "a", "b", "ab", "ba/", "?", "x=", "\u{e9}", "cd"];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut bucketed = 0;
+        for round in 0..200 {
+            let count = 9 + rng.below(64);
+            let rules: Vec<(RuleKind, Vec<u8>)> = (0..count)
+                .map(|i| {
+                    let kind = if rng.below(2) == 0 {
+                        RuleKind::Allow
+                    } else {
+                        RuleKind::Disallow
+                    };
+                    let mut p = b"/".to_vec();
+                    let n = rng.below(3);
+                    p.extend(join(&mut rng, &parts, n, 20));
+                    // A distinct piece after the `*` (the pieces of a scan are distinct).
+                    p.extend(format!("*{}{i}", ["q", "r=", "s/"][rng.below(3)]).bytes());
+                    if rng.below(3) == 0 {
+                        let n = rng.below(3);
+                        p.push(b'*');
+                        p.extend(join(&mut rng, &parts, n, 20));
+                    }
+                    if rng.below(5) == 0 {
+                        p.push(b'$');
+                    }
+                    (kind, p)
+                })
+                .collect();
+            let profile = if round % 4 == 3 {
+                crate::profile::Profile::LEGACY
+            } else {
+                crate::profile::Profile::GOOGLE
+            };
+            let set = PatternSet::build(rules.iter().map(|(k, p)| (*k, &p[..])), &profile);
+            let tree = Tree::build(&set, profile.precedence, 1 << 20);
+            bucketed += usize::from(tree.buckets.is_some());
+            for _ in 0..60 {
+                let mut path = b"/".to_vec();
+                let n = rng.below(40);
+                path.extend(join(&mut rng, &parts, n, 160));
+                if rng.below(2) == 0 {
+                    // A piece of a rule, so that some match.
+                    path.extend(
+                        format!("{}{}", ["q", "r=", "s/"][rng.below(3)], rng.below(count)).bytes(),
+                    );
+                }
+                let (mut a, mut c) = (set.always, set.always);
+                tree.fold(&path, &mut a);
+                set.fold(&path, &mut c);
+                let v = |best| super::super::pattern::verdict(best, profile.precedence);
+                assert_eq!(v(a), v(c), "{rules:?} {path:?}");
+            }
+        }
+        if crate::bytescan::has_bucket_features() {
+            assert!(bucketed > 100, "only {bucketed} trees scanned in buckets");
+        } else {
+            assert_eq!(bucketed, 0);
         }
     }
 }
