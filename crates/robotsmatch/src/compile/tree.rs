@@ -27,9 +27,10 @@
 //! children whose piece occurs are searched.
 //!
 //! Where every searched piece fits one [`BucketScan`] (3 to 72 pieces, their looked-up bytes
-//! ASCII) and the processor has AVX-512 VBMI or AVX2, a path of at most 128 bytes is scanned
-//! once for all of them instead, without a dependent load per byte, and only the children whose bucket
-//! has a candidate are searched (see [`Tree::fold_bucketed`]). A tree whose scan has more than
+//! ASCII) and the processor has AVX-512 VBMI (or AVX2, for at least 9 pieces), a path of at
+//! most 128 bytes is scanned once for all of them instead, without a dependent load per byte,
+//! and only the children whose bucket has a candidate are searched (see
+//! [`Tree::fold_bucketed`]). A tree whose scan has more than
 //! [`FEW_SETS`](crate::bytescan::FEW_SETS) sets of 8 buckets keeps the Aho-Corasick scan too,
 //! for longer paths; with fewer, longer paths search each piece on its own.
 //!
