@@ -1,6 +1,6 @@
 //! Wildcard-heavy rule sets built from fuzzer-chosen pieces, and URLs built from the same
-//! pieces: the radix tree (with its bucket scan where the processor has AVX-512 VBMI: 3 to 72
-//! searched pieces, paths up to 128 bytes), the automatic choice built hot and the lazy DFA
+//! pieces: the radix tree (with its bucket scan where the processor has AVX-512 VBMI, 3 to 72
+//! searched pieces, or AVX2, 9 to 72; paths up to 128 bytes), the automatic choice built hot and the lazy DFA
 //! decide exactly as the reference matcher (verdict and deciding rule). Arbitrary bytes (the
 //! `matcher` target) almost never make three wildcard patterns whose pieces share no start,
 //! so that target never reached the bucket scan.
