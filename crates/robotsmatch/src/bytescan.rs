@@ -1518,10 +1518,15 @@ impl BucketScan {
         BucketScan::build_for(pieces, bucket_isa()?)
     }
 
-    /// [`BucketScan::build`] for the instructions `isa` (which the caller has checked that the
-    /// processor has, with [`has_bucket_avx512`] or [`has_bucket_avx2`]).
+    /// [`BucketScan::build`] for the instructions `isa`; `None` as well where the processor
+    /// lacks them ([`has_bucket_avx512`], [`has_bucket_avx2`]): a scan exists only where its
+    /// functions can run, which their callers' safety rests on.
     pub(crate) fn build_for(pieces: &[&[u8]], isa: BucketIsa) -> Option<BucketScan> {
-        if pieces.len() > BUCKET_PIECES || pieces.iter().any(|p| p.is_empty()) {
+        let can = match isa {
+            BucketIsa::Avx512 => has_bucket_avx512(),
+            BucketIsa::Avx2 => has_bucket_avx2(),
+        };
+        if !can || pieces.len() > BUCKET_PIECES || pieces.iter().any(|p| p.is_empty()) {
             return None;
         }
         let holders = gram_holders(pieces);
