@@ -2430,6 +2430,31 @@ mod tests {
         out
     }
 
+    /// An Allow or a Disallow, at random.
+    fn random_kind(rng: &mut Rng) -> RuleKind {
+        if rng.below(2) == 0 {
+            RuleKind::Allow
+        } else {
+            RuleKind::Disallow
+        }
+    }
+
+    /// The profile of test round `round` (every fourth legacy, the others Google's), the
+    /// pattern set of `rules` under it, and its tree.
+    fn build_for_round(
+        round: usize,
+        rules: &[(RuleKind, Vec<u8>)],
+    ) -> (crate::profile::Profile, PatternSet, Tree) {
+        let profile = if round % 4 == 3 {
+            crate::profile::Profile::LEGACY
+        } else {
+            crate::profile::Profile::GOOGLE
+        };
+        let set = PatternSet::build(rules.iter().map(|(k, p)| (*k, &p[..])), &profile);
+        let tree = Tree::build(&set, profile.precedence, 1 << 20);
+        (profile, set, tree)
+    }
+
     /// The table ([`Table`]), where it stands in for the walk, marks what the walk marks:
     /// random sets of up to 70 patterns (so some have more strings than a table takes),
     /// literal and wildcard, under both precedences, decide every path as the walk and as the
@@ -2445,11 +2470,7 @@ mod tests {
             let count = 1 + rng.below(70);
             let rules: Vec<(RuleKind, Vec<u8>)> = (0..count)
                 .map(|_| {
-                    let kind = if rng.below(2) == 0 {
-                        RuleKind::Allow
-                    } else {
-                        RuleKind::Disallow
-                    };
+                    let kind = random_kind(&mut rng);
                     let mut p = b"/".to_vec();
                     let n = rng.below(12);
                     p.extend(join(&mut rng, &parts, n, 70));
@@ -2463,13 +2484,7 @@ mod tests {
                     (kind, p)
                 })
                 .collect();
-            let profile = if round % 4 == 3 {
-                crate::profile::Profile::LEGACY
-            } else {
-                crate::profile::Profile::GOOGLE
-            };
-            let set = PatternSet::build(rules.iter().map(|(k, p)| (*k, &p[..])), &profile);
-            let tree = Tree::build(&set, profile.precedence, 1 << 20);
+            let (profile, set, tree) = build_for_round(round, &rules);
             let mut walk = tree.clone();
             walk.table = None;
             tables += usize::from(tree.table.is_some());
@@ -2506,11 +2521,7 @@ mod tests {
             let count = 9 + rng.below(64);
             let rules: Vec<(RuleKind, Vec<u8>)> = (0..count)
                 .map(|i| {
-                    let kind = if rng.below(2) == 0 {
-                        RuleKind::Allow
-                    } else {
-                        RuleKind::Disallow
-                    };
+                    let kind = random_kind(&mut rng);
                     let mut p = b"/".to_vec();
                     let n = rng.below(3);
                     p.extend(join(&mut rng, &parts, n, 20));
@@ -2527,13 +2538,7 @@ mod tests {
                     (kind, p)
                 })
                 .collect();
-            let profile = if round % 4 == 3 {
-                crate::profile::Profile::LEGACY
-            } else {
-                crate::profile::Profile::GOOGLE
-            };
-            let set = PatternSet::build(rules.iter().map(|(k, p)| (*k, &p[..])), &profile);
-            let tree = Tree::build(&set, profile.precedence, 1 << 20);
+            let (profile, set, tree) = build_for_round(round, &rules);
             bucketed += usize::from(tree.buckets.is_some());
             for _ in 0..60 {
                 let mut path = b"/".to_vec();
