@@ -819,6 +819,21 @@ mod tests {
         }
     }
 
+    /// Asserts that every way of finding `url`'s canonical path gives
+    /// `canonicalize(path_and_query(url))` (from the end of its ordinary host too, when it has
+    /// one), and returns that path.
+    fn assert_located_paths_agree(url: &str) -> Vec<u8> {
+        let u = url.as_bytes();
+        let want = canonicalize(&path_and_query(u)).into_owned();
+        assert_eq!(canonical_path(u).into_owned(), want, "{url:?}");
+        assert_eq!(with_canonical_path(u, |p| p.to_vec()), want, "{url:?}");
+        if let Some((host, _)) = crate::url::ordinary_host(u) {
+            let after = with_canonical_path_after_host(u, host.end, |p| p.to_vec());
+            assert_eq!(after, want, "{url:?}");
+        }
+        want
+    }
+
     #[test]
     fn located_path_agrees_with_path_and_query() {
         let parts: &[&str] = &[
@@ -869,15 +884,9 @@ mod tests {
                 }
             }
             let u = url.as_bytes();
-            let want = canonicalize(&path_and_query(u)).into_owned();
-            assert_eq!(canonical_path(u).into_owned(), want, "{url:?}");
-            assert_eq!(with_canonical_path(u, |p| p.to_vec()), want, "{url:?}");
-            // Given the end of an ordinary host, the same path; any other end never panics,
-            // and one where no authority can end reads the whole URL.
-            if let Some((host, _)) = crate::url::ordinary_host(u) {
-                let after = with_canonical_path_after_host(u, host.end, |p| p.to_vec());
-                assert_eq!(after, want, "{url:?}");
-            }
+            let want = assert_located_paths_agree(&url);
+            // Any other end of the host never panics, and one where no authority can end
+            // reads the whole URL.
             for end in 0..u.len() + 2 {
                 let after = with_canonical_path_after_host(u, end, |p| p.to_vec());
                 if end > u.len() || (end < u.len() && !matches!(u[end], b'/' | b'?' | b';' | b'#'))
@@ -917,14 +926,7 @@ mod tests {
                     .unwrap_or(url.len());
                 url.insert_str(at, other[(x >> 40) as usize % other.len()]);
             }
-            let u = url.as_bytes();
-            let want = canonicalize(&path_and_query(u)).into_owned();
-            assert_eq!(canonical_path(u).into_owned(), want, "{url:?}");
-            assert_eq!(with_canonical_path(u, |p| p.to_vec()), want, "{url:?}");
-            if let Some((host, _)) = crate::url::ordinary_host(u) {
-                let after = with_canonical_path_after_host(u, host.end, |p| p.to_vec());
-                assert_eq!(after, want, "{url:?}");
-            }
+            assert_located_paths_agree(&url);
         }
     }
 
