@@ -349,7 +349,7 @@ fn locate_http(url: &[u8]) -> Option<Located> {
 /// `;`); also a bare path's whole reading, from 0.
 #[inline]
 fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
-    use crate::bytescan::{find2_from, path_stops};
+    use crate::bytescan::{find2_from, first_path_stop_from, path_stops};
     let n = url.len();
     let slash = url[start] != b'/';
     let span = |end, change| {
@@ -361,32 +361,31 @@ fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
         })
     };
     // The first byte that canonicalisation changes, or the end of the path.
-    let change = if let Some((mut base, mut stops, mut high)) = path_stops(url, start) {
+    let stop = match path_stops(url, start) {
         // A short path (see `path_stops`): its stops in one word, or two.
-        loop {
-            if stops == 0 {
-                if high == 0 {
-                    return span(n, None);
+        Some(words) => first_stop(url, words),
+        None if n - start > 64 => long_path_stop(url, start),
+        // A text shorter than 16 bytes: one stop at a time.
+        None => {
+            let mut i = start;
+            loop {
+                let Some(p) = first_path_stop_from(url, i) else {
+                    break None;
+                };
+                match url[p] {
+                    b'#' => break Some(Stop::Hash(p)),
+                    b'\\' => break Some(Stop::Backslash),
+                    b'%' if escape_is_canonical(url, p) == Some(true) => i = p + 3,
+                    _ => break Some(Stop::Change(p)),
                 }
-                (base, stops, high) = (base + 64, high, 0);
-                continue;
-            }
-            let p = base + stops.trailing_zeros() as usize;
-            stops &= stops - 1;
-            match url[p] {
-                b'#' => return span(p, None),
-                b'\\' => return None,
-                // Its hex digits are not stops.
-                b'%' if escape_is_canonical(url, p) == Some(true) => {}
-                _ => break p,
             }
         }
-    } else {
-        match long_path_stop(url, start) {
-            LongStop::Change(p) => p,
-            LongStop::Clean(end) => return span(end, None),
-            LongStop::Backslash => return None,
-        }
+    };
+    let change = match stop {
+        None => return span(n, None),
+        Some(Stop::Change(p)) => p,
+        Some(Stop::Hash(p)) => return span(p, None),
+        Some(Stop::Backslash) => return None,
     };
     // After it, only the fragment and `\` matter.
     match find2_from(url, change, b'#', b'\\') {
@@ -396,68 +395,66 @@ fn locate_http_path(url: &[u8], start: usize) -> Option<Located> {
     }
 }
 
-/// What [`long_path_stop`] found.
-enum LongStop {
+/// The first stop of a path that matters to [`locate_http_path`].
+enum Stop {
     /// The first byte that canonicalisation changes.
     Change(usize),
-    /// Nothing changes before this end of the path (a `#`, or the URL's end).
-    Clean(usize),
+    /// A `#`: the path ends there, and nothing before it changes.
+    Hash(usize),
     /// A `\` before the fragment.
     Backslash,
 }
 
-/// The first stop of [`locate_http_path`] that matters, in a path too long for
-/// [`crate::bytescan::path_stops`] to take whole: its stops 64 bytes at a time, the `%` of each
-/// escape already canonical passed over.
+/// The first stop that matters among the stops `(base, low, high)` of
+/// [`crate::bytescan::path_stops`] (the `%` of an escape already canonical does not); `None`
+/// when none does.
+#[inline(always)]
+fn first_stop(url: &[u8], (mut base, mut stops, mut high): (usize, u64, u64)) -> Option<Stop> {
+    loop {
+        if stops == 0 {
+            if high == 0 {
+                return None;
+            }
+            (base, stops, high) = (base + 64, high, 0);
+            continue;
+        }
+        let p = base + stops.trailing_zeros() as usize;
+        stops &= stops - 1;
+        match url[p] {
+            b'#' => return Some(Stop::Hash(p)),
+            b'\\' => return Some(Stop::Backslash),
+            // Its hex digits are not stops (they may lie in the next window of a long path).
+            b'%' if escape_is_canonical(url, p) == Some(true) => {}
+            _ => return Some(Stop::Change(p)),
+        }
+    }
+}
+
+/// [`first_stop`] for a path of more than 64 bytes that [`crate::bytescan::path_stops`] does
+/// not take whole: its stops 64 bytes at a time.
 // PERF: a call of its own (paths this long are rare; inlined, a-tiny's decisions were 2 ns
-// slower). Before, a long path was looked at one stop at a time, a new search from each: 2 KB
+// slower). Before, such a path was looked at one stop at a time, a new search from each: 2 KB
 // of escapes already canonical (`%25%2541%2F`, the hostile file `nested-percent-encoding`)
-// took 4.9 us, and 2.2 us this way (`speed`, pinned, fastest of 3).
+// took 4.9 us, and 2.1 us this way (`speed`, pinned, fastest of 3).
 #[inline(never)]
-fn long_path_stop(url: &[u8], start: usize) -> LongStop {
-    use crate::bytescan::{first_path_stop_from, path_stops};
+fn long_path_stop(url: &[u8], start: usize) -> Option<Stop> {
     let n = url.len();
     let mut i = start;
     while i < n {
-        // (`path_stops` takes a rest of 64 bytes with any instructions, in a text of 16 bytes
-        // or more.)
+        // A window of 64 bytes (the last one of the rest, at most) in a text of more than 64:
+        // `path_stops` takes it with any instructions.
         let end = n.min(i + 64);
-        let Some((mut base, mut stops, mut high)) = path_stops(&url[..end], i) else {
-            break;
+        let Some(words) = crate::bytescan::path_stops(&url[..end], i) else {
+            // (Not reached.) Everything before `i` is canonical: canonicalising from `i` on
+            // is right.
+            return Some(Stop::Change(i));
         };
-        loop {
-            if stops == 0 {
-                if high == 0 {
-                    break;
-                }
-                (base, stops, high) = (base + 64, high, 0);
-                continue;
-            }
-            let p = base + stops.trailing_zeros() as usize;
-            stops &= stops - 1;
-            match url[p] {
-                b'#' => return LongStop::Clean(p),
-                b'\\' => return LongStop::Backslash,
-                // Its hex digits are not stops (they may lie in the next window).
-                b'%' if escape_is_canonical(url, p) == Some(true) => {}
-                _ => return LongStop::Change(p),
-            }
+        if let Some(stop) = first_stop(url, words) {
+            return Some(stop);
         }
         i = end;
     }
-    // A text shorter than 16 bytes (not reached from `locate_http_path`, whose paths here are
-    // longer; kept for any caller): one stop at a time.
-    loop {
-        let Some(p) = first_path_stop_from(url, i) else {
-            return LongStop::Clean(n);
-        };
-        match url[p] {
-            b'#' => return LongStop::Clean(p),
-            b'\\' => return LongStop::Backslash,
-            b'%' if escape_is_canonical(url, p) == Some(true) => i = p + 3,
-            _ => return LongStop::Change(p),
-        }
-    }
+    None
 }
 
 /// [`locate`] for any URL: one pass over it with the masks of [`crate::bytescan::block16`].
