@@ -1005,8 +1005,8 @@ macro_rules! bucket_search {
         }
 
         /// [`Tree::bucket_kids`] for child `c`, whose piece is bucket `bucket`'s and may occur
-        /// from `from`: where it is found, folds the keys of the patterns it ends and lists it
-        /// in `todo` (if it has children: after its [`End`]s), or searches below it at once
+        /// from `from`: where it is found, folds the keys of the patterns it ends and, unless it
+        /// is a leaf, folds its [`End`]s and lists it in `todo`, or searches below it at once
         /// when `todo` is full.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
